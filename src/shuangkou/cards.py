@@ -1,0 +1,234 @@
+"""Cards, ranks, suits, the 108-card double deck, and card strings (RULES §0, R1.2).
+
+All rule work happens on *counts*: a tuple of 15 integers, one per rank slot
+``3 4 5 6 7 8 9 10 J Q K A 2 SJ BJ`` (slot = rank value − 3). Physical cards
+(rank, suit, deck copy) only matter at the edges: dealing, display, and which
+exact cards leave a hand.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+
+__all__ = [
+    "DECK",
+    "EMPTY",
+    "NUM_SLOTS",
+    "Card",
+    "CardParseError",
+    "Counts",
+    "Rank",
+    "Suit",
+    "cards_from_counts",
+    "counts_of",
+    "format_cards",
+    "format_counts",
+    "parse_card",
+    "parse_cards",
+    "parse_counts",
+]
+
+Counts = tuple[int, ...]
+"""Cards per rank slot: index ``rank - 3`` for ranks 3..BJ (15 slots)."""
+
+NUM_SLOTS = 15
+EMPTY: Counts = (0,) * NUM_SLOTS
+
+
+class Rank(IntEnum):
+    """Card ranks in game order (RULES §0): 3 lowest, then up to 2, SJ, BJ."""
+
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+    ACE = 14
+    TWO = 15
+    SMALL_JOKER = 16
+    BIG_JOKER = 17
+
+    @property
+    def symbol(self) -> str:
+        """The rank as written in card strings: ``3`` … ``10``, ``J`` … ``2``, ``SJ``, ``BJ``."""
+        return _RANK_SYMBOLS[self.value - 3]
+
+    @property
+    def is_joker(self) -> bool:
+        """True for SJ and BJ."""
+        return self.value >= Rank.SMALL_JOKER
+
+    @property
+    def slot(self) -> int:
+        """Index of this rank in a :data:`Counts` tuple."""
+        return self.value - 3
+
+    @classmethod
+    def from_symbol(cls, symbol: str) -> Rank:
+        """The rank written ``symbol`` (case-insensitive; ``T`` means 10)."""
+        try:
+            return _SYMBOL_RANKS[symbol.upper()]
+        except KeyError:
+            raise CardParseError(f"unknown rank {symbol!r}") from None
+
+
+_RANK_SYMBOLS = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "SJ", "BJ")
+_SYMBOL_RANKS = {symbol: Rank(index + 3) for index, symbol in enumerate(_RANK_SYMBOLS)}
+_SYMBOL_RANKS["T"] = Rank.TEN
+
+
+class Suit(Enum):
+    """Suits exist for display and card identity only; no rule looks at a suit (R3.7)."""
+
+    SPADES = "S"
+    HEARTS = "H"
+    CLUBS = "C"
+    DIAMONDS = "D"
+
+    @property
+    def glyph(self) -> str:
+        """The suit symbol ♠ ♥ ♣ ♦."""
+        return _SUIT_GLYPHS[self]
+
+
+_SUIT_GLYPHS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.CLUBS: "♣", Suit.DIAMONDS: "♦"}
+_GLYPH_SUITS = {glyph: suit for suit, glyph in _SUIT_GLYPHS.items()}
+
+
+class CardParseError(ValueError):
+    """A card string that names no card."""
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card. ``suit`` is None for jokers and for cards written without a suit;
+    ``deck`` (0 or 1) tells the two physical copies apart and is None when unknown."""
+
+    rank: Rank
+    suit: Suit | None = None
+    deck: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.rank.is_joker and self.suit is not None:
+            raise CardParseError(f"a joker has no suit: {self.rank.symbol}{self.suit.value}")
+        if self.deck not in (None, 0, 1):
+            raise CardParseError(f"deck copy must be 0 or 1, not {self.deck!r}")
+
+    def __str__(self) -> str:
+        return self.rank.symbol + (self.suit.value if self.suit else "")
+
+    @property
+    def sort_key(self) -> tuple[int, int, int]:
+        """Rank, then suit (S H C D, none first), then deck copy."""
+        suit_index = _SUIT_ORDER[self.suit] if self.suit else -1
+        return (self.rank.value, suit_index, -1 if self.deck is None else self.deck)
+
+    def __lt__(self, other: Card) -> bool:
+        return self.sort_key < other.sort_key
+
+
+_SUIT_ORDER = {suit: index for index, suit in enumerate(Suit)}
+
+
+def _build_deck() -> tuple[Card, ...]:
+    cards = []
+    for deck in (0, 1):
+        for rank in Rank:
+            if rank.is_joker:
+                cards.append(Card(rank, None, deck))
+            else:
+                cards.extend(Card(rank, suit, deck) for suit in Suit)
+    return tuple(sorted(cards))
+
+
+DECK: tuple[Card, ...] = _build_deck()
+"""The 108 physical cards of two full decks (R1.2), sorted."""
+
+# A token is a joker, or a rank with an optional suit. Jokers are tried first, so in
+# run-together text "5SJ" is 5 + SJ; write "JS" for the jack of spades.
+_TOKEN = re.compile(
+    r"\s*(?:(?P<joker>SJ|BJ)|(?P<rank>10|[2-9TJQKA])(?P<suit>[SHCD♠♥♣♦](?!J))?)\s*,?",
+    re.IGNORECASE,
+)
+
+
+def parse_card(text: str) -> Card:
+    """Parse one card: ``"10H"``, ``"T"``, ``"QS"``, ``"3"``, ``"SJ"``, ``"BJ"``.
+
+    >>> parse_card("10h")
+    Card(rank=<Rank.TEN: 10>, suit=<Suit.HEARTS: 'H'>, deck=None)
+    """
+    cards = parse_cards(text)
+    if len(cards) != 1:
+        raise CardParseError(f"expected one card, found {len(cards)} in {text!r}")
+    return cards[0]
+
+
+def parse_cards(text: str | Iterable[str]) -> list[Card]:
+    """Parse a card string such as ``"3 3 4 4 5 BJ"`` or ``"33445 BJ"``.
+
+    Cards may be separated by spaces or commas or written together; case is ignored;
+    suits are optional (``S H C D`` or ``♠ ♥ ♣ ♦``). A plain ``J`` is always the Jack.
+    Raises :class:`CardParseError` naming the first unreadable character.
+
+    >>> [str(card) for card in parse_cards("5678 SJ")]
+    ['5', '6', '7', '8', 'SJ']
+    """
+    if not isinstance(text, str):
+        return [card for part in text for card in parse_cards(part)]
+    cards: list[Card] = []
+    position = 0
+    stripped = text.rstrip()
+    while position < len(stripped):
+        match = _TOKEN.match(stripped, position)
+        if match is None or match.end() == position:
+            found = stripped[position:].lstrip()[:3]
+            raise CardParseError(f"cannot read a card at position {position} of {text!r}: {found!r}")
+        if match.group("joker"):
+            cards.append(Card(Rank.from_symbol(match.group("joker"))))
+        else:
+            suit_text = match.group("suit")
+            suit = None
+            if suit_text:
+                suit = _GLYPH_SUITS.get(suit_text) or Suit(suit_text.upper())
+            cards.append(Card(Rank.from_symbol(match.group("rank")), suit))
+        position = match.end()
+    return cards
+
+
+def counts_of(cards: Iterable[Card | Rank]) -> Counts:
+    """Cards per rank slot."""
+    counts = [0] * NUM_SLOTS
+    for card in cards:
+        rank = card.rank if isinstance(card, Card) else card
+        counts[rank - 3] += 1
+    return tuple(counts)
+
+
+def parse_counts(text: str) -> Counts:
+    """Parse a card string straight to counts."""
+    return counts_of(parse_cards(text))
+
+
+def cards_from_counts(counts: Counts) -> list[Card]:
+    """Suitless cards for ``counts``, lowest rank first."""
+    return [Card(Rank(slot + 3)) for slot, count in enumerate(counts) for _ in range(count)]
+
+
+def format_counts(counts: Counts) -> str:
+    """``"3 3 4 4 5 BJ"`` for counts, lowest rank first."""
+    return " ".join(_RANK_SYMBOLS[slot] for slot, count in enumerate(counts) for _ in range(count))
+
+
+def format_cards(cards: Iterable[Card]) -> str:
+    """Cards joined by spaces, as given."""
+    return " ".join(str(card) for card in cards)

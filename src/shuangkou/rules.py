@@ -1,0 +1,62 @@
+"""Rule variants that change what is legal or which combination beats which (RULES §0–6, R11.2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Literal
+
+__all__ = ["DEFAULT_RULES", "Rules", "RulesError"]
+
+FourJokerBomb = Literal["smallest", "largest"]
+
+
+class RulesError(ValueError):
+    """An unknown rule name or a value of the wrong type."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The rule variants of the rules engine, each with its documented default.
+
+    - ``four_joker_bomb``: the four-joker bomb is the ``"smallest"`` (default) or the
+      ``"largest"`` bomb of phase 7 (R6.3).
+    - ``serial_bomb_two``: when True, 2 follows A in serial bombs (R4.6); default False.
+    - ``hosting_bombs``: whether the hosting choice may play a bomb when no ordinary
+      combination beats the table (R11.2); default True.
+    """
+
+    four_joker_bomb: FourJokerBomb = "smallest"
+    serial_bomb_two: bool = False
+    hosting_bombs: bool = True
+
+    def __post_init__(self) -> None:
+        if self.four_joker_bomb not in ("smallest", "largest"):
+            raise RulesError(
+                f"four_joker_bomb must be 'smallest' or 'largest', not {self.four_joker_bomb!r}"
+            )
+        for name in ("serial_bomb_two", "hosting_bombs"):
+            if not isinstance(getattr(self, name), bool):
+                raise RulesError(f"{name} must be true or false, not {getattr(self, name)!r}")
+
+    def with_settings(self, settings: dict[str, object]) -> Rules:
+        """A copy with the named settings changed; unknown names raise :class:`RulesError`."""
+        known = {field.name for field in fields(self)}
+        unknown = sorted(set(settings) - known)
+        if unknown:
+            raise RulesError(f"unknown rule {unknown[0]!r}; known rules: {', '.join(sorted(known))}")
+        return replace(self, **settings)  # type: ignore[arg-type]
+
+    @classmethod
+    def from_strings(cls, assignments: list[str]) -> Rules:
+        """Rules from ``key=value`` strings, as given on the command line."""
+        settings: dict[str, object] = {}
+        for assignment in assignments:
+            key, separator, value = assignment.partition("=")
+            if not separator:
+                raise RulesError(f"expected key=value, got {assignment!r}")
+            lowered = value.strip().lower()
+            settings[key.strip()] = {"true": True, "false": False}.get(lowered, value.strip())
+        return DEFAULT_RULES.with_settings(settings)
+
+
+DEFAULT_RULES = Rules()
