@@ -31,30 +31,33 @@ from .combos import (
     make_joker_bomb,
     make_run,
     playable_readings,
+    run_reading,
     to_counts,
 )
 from .rules import DEFAULT_RULES, Rules
 
-__all__ = ["HintKey", "hint_key", "hosting_move", "legal_moves"]
+__all__ = ["hint_key", "hosting_move", "legal_moves"]
 
-HintKey = tuple[int, int, int, int, int, int, Counts]
 _KIND_ORDER = {kind: index for index, kind in enumerate(Kind)}
 _SET_KINDS = (Kind.SINGLE, Kind.PAIR, Kind.TRIPLE)
+_BOMB_KINDS = frozenset(kind for kind in Kind if kind.is_bomb)
 _ZEROS = tuple((0,) * size for size in range(SJ_SLOT + 1))
+_new_combo = tuple.__new__  # builds a Combo without the keyword-handling constructor
 
 
-def hint_key(move: Combo, rules: Rules = DEFAULT_RULES) -> HintKey:
-    """Weakest first: ordinary before bombs, then by strength (top rank, or bomb
-    strength), then fewer jokers, fewer big jokers, kind, length, cards."""
-    is_bomb = move.kind.is_bomb
+def hint_key(move: Combo, rules: Rules = DEFAULT_RULES) -> int:
+    """Sort key, weakest first: ordinary moves before bombs, then by strength (top rank,
+    or bomb strength under ``rules``), then fewer jokers, fewer big jokers, kind, length.
+    Moves equal in all of these keep the generator's order."""
+    cards = move.cards
+    is_bomb = move.kind in _BOMB_KINDS
+    strength = bomb_key(move, rules) if is_bomb else move.top
     return (
-        int(is_bomb),
-        bomb_key(move, rules) if is_bomb else move.top,
-        move.cards[SJ_SLOT] + move.cards[BJ_SLOT],
-        move.cards[BJ_SLOT],
-        _KIND_ORDER[move.kind],
-        move.length,
-        move.cards,
+        ((is_bomb << 25 | strength) << 16)
+        | (cards[SJ_SLOT] + cards[BJ_SLOT]) << 12
+        | cards[BJ_SLOT] << 8
+        | _KIND_ORDER[move.kind] << 4
+        | move.length
     )
 
 
@@ -141,36 +144,41 @@ def _runs(
     shortest = only_length or minimum
     for start in range(0, ACE_SLOT - shortest + 2):
         longest = min(only_length or 99, ACE_SLOT - start + 1)
-        # Partial runs from ``start``: (naturals used per rank, jokers needed).
-        partial: list[tuple[tuple[int, ...], int]] = [((), 0)]
+        # Partial runs from ``start``: (naturals used per rank, jokers needed, ranks
+        # with naturals). A run whose lowest rank is all jokers reads one rank higher
+        # (R5.3), so such runs are grown only when they can end at A.
+        partial: list[tuple[tuple[int, ...], int, int]] = [((), 0, 0)]
+        floating = start + longest - 1 == ACE_SLOT
         for length in range(1, longest + 1):
             have = min(hand[start + length - 1], width)
             grown = []
-            for used, short in partial:
+            for used, short, ranks in partial:
                 for take in range(have, -1, -1):
                     need = short + width - take
                     if need > jokers:
                         break
-                    if length > 1 or take or start + longest - 1 == ACE_SLOT:
-                        grown.append((used + (take,), need))
+                    if take:
+                        grown.append((used + (take,), need, ranks + 1))
+                    elif length > 1 or floating:
+                        grown.append((used + (0,), need, ranks))
             partial = grown
             top = start + length + 2
             if length < shortest or top <= above:
                 continue
-            # A run whose lowest rank is all jokers reads one rank higher (R5.3),
-            # unless it already ends at A.
             ends_at_ace = start + length - 1 == ACE_SLOT
-            for used, short in partial:
-                if not used[0] and not ends_at_ace:
-                    continue
-                if sum(1 for take in used if take) <= 1:
-                    continue  # jokers and one rank: a bomb (R5.3) or nothing
-                natural = _ZEROS[start] + used + _ZEROS[SJ_SLOT - start - length]
+            reading = run_reading(start, length, width)
+            before, after = _ZEROS[start], _ZEROS[SJ_SLOT - start - length]
+            for used, short, ranks in partial:
+                if ranks <= 1 or not (used[0] or ends_at_ace):
+                    continue  # jokers and one rank are a bomb (R5.3) or nothing
+                natural = before + used + after
                 for small, big in splits[short]:
                     cards = natural + (small, big)
-                    if width * length >= 12 and best_serial_bomb(cards, rules) is not None:
-                        continue  # also a serial bomb, which is stronger (R5.3)
-                    yield make_run(kind, start, length, cards)
+                    # Only a triple run can also read as a serial bomb (a straight or pair
+                    # run would need more than four jokers); the bomb is stronger (R5.3).
+                    if width == 3 and length >= 4 and best_serial_bomb(cards, rules) is not None:
+                        continue
+                    yield _new_combo(Combo, (kind, length, top, 0, top, cards, reading))
 
 
 def _bombs(hand: Counts, rules: Rules, min_phase: int = 0) -> Iterator[Combo]:
