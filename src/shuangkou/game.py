@@ -1,0 +1,594 @@
+"""One game of Rush Shuangkou as a state machine (RULES §1–2, R10, R11).
+
+A :class:`Game` is created by dealing (:meth:`Game.deal`, shuffled by a secure source or
+by an explicit seed, R1.3–R1.4) or from explicit hands (:meth:`Game.from_hands`). Its
+:meth:`~Game.apply` takes one action, checks it completely, and only then changes the
+state and returns the events it caused; an illegal action raises :class:`GameError` and
+changes nothing. Automatic passes (R2.6) follow from the state and are applied by the game
+itself. Clocks, connections and balances live outside: the server sends a
+:class:`Timeout` when a turn timer runs out and settles a finished game with
+:func:`shuangkou.scoring`.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from .cards import DECK, NUM_SLOTS, Card, Counts, cards_from_counts, format_cards, parse_cards
+from .combos import Combo, InvalidCombination, Kind, beats, classify
+from .moves import hosting_move, legal_moves
+from .rules import Rules
+
+__all__ = [
+    "Action",
+    "BombPlay",
+    "Escape",
+    "Event",
+    "Game",
+    "GameError",
+    "GameSettings",
+    "HostedTurn",
+    "Hosting",
+    "Pass",
+    "Play",
+    "Timeout",
+    "action_from_dict",
+]
+
+Cause = Literal["player", "auto_pass", "timeout", "hosting", "escape"]
+
+
+class GameSettings(Protocol):
+    """What a game needs from its room configuration."""
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def auto_pass(self) -> bool: ...
+
+    @property
+    def first_player(self) -> Literal["flip", "winner"]: ...
+
+    @property
+    def max_timeouts(self) -> int: ...
+
+    @property
+    def escape_mode(self) -> Literal["host", "settle"]: ...
+
+    def result_level(self, cards_left: int) -> str:
+        """``flat``, ``single`` or ``double`` for the loser's cards left (R7.1)."""
+        ...
+
+
+class GameError(ValueError):
+    """An action the game refuses; ``code`` is stable for programs, the message for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+# ---------------------------------------------------------------------------
+# Actions
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play cards. ``cards`` may name exact physical cards or only ranks (then any
+    cards of those ranks in the hand are taken); ``kind`` names the reading (R5.4)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    kind: Kind | None = None
+
+    @classmethod
+    def of(cls, seat: int, cards: str | Sequence[Card], kind: Kind | str | None = None) -> Play:
+        """A play from a card string or cards."""
+        parsed = parse_cards(cards) if isinstance(cards, str) else list(cards)
+        return cls(seat, tuple(parsed), Kind(kind) if kind else None)
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Pass (过) on a follow (R2.3)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout:
+    """The seat's turn timer ran out: the hosting move is made for it and counted (R11.3)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class HostedTurn:
+    """Hosting makes the move of a hosted seat whose turn it is (R11.2)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Hosting:
+    """Switch hosting on or off for a seat (R11.2)."""
+
+    seat: int
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Escape:
+    """The seat left the table during the game (R10)."""
+
+    seat: int
+
+
+Action = Play | Pass | Timeout | HostedTurn | Hosting | Escape
+
+
+def action_to_dict(action: Action) -> dict[str, object]:
+    """JSON form of an action, as stored in game records."""
+    if isinstance(action, Play):
+        data: dict[str, object] = {"seat": action.seat, "play": format_cards(action.cards)}
+        if action.kind is not None:
+            data["as"] = action.kind.value
+        return data
+    if isinstance(action, Pass):
+        return {"seat": action.seat, "pass": True}
+    if isinstance(action, Timeout):
+        return {"seat": action.seat, "timeout": True}
+    if isinstance(action, HostedTurn):
+        return {"seat": action.seat, "hosted_turn": True}
+    if isinstance(action, Hosting):
+        return {"seat": action.seat, "hosting": action.on}
+    return {"seat": action.seat, "escape": True}
+
+
+def action_from_dict(data: dict[str, object]) -> Action:
+    """Parse the JSON form of an action (see :func:`action_to_dict`)."""
+    seat = data.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise GameError("bad_action", f"an action needs an integer 'seat', got {seat!r}")
+    if "play" in data:
+        cards = data["play"]
+        kind = data.get("as")
+        if not isinstance(cards, str):
+            raise GameError("bad_action", "'play' must be a card string")
+        if kind is not None and kind not in {k.value for k in Kind}:
+            raise GameError("bad_action", f"unknown kind {kind!r} in 'as'")
+        try:
+            return Play.of(seat, cards, kind if isinstance(kind, str) else None)
+        except ValueError as error:
+            raise GameError("unknown_card", str(error)) from None
+    if data.get("pass") is True:
+        return Pass(seat)
+    if data.get("timeout") is True:
+        return Timeout(seat)
+    if data.get("hosted_turn") is True:
+        return HostedTurn(seat)
+    if isinstance(data.get("hosting"), bool):
+        return Hosting(seat, bool(data["hosting"]))
+    if data.get("escape") is True:
+        return Escape(seat)
+    raise GameError("bad_action", f"unknown action {data!r}")
+
+
+# ---------------------------------------------------------------------------
+# Events
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened in the game. ``type`` names it; the other fields depend on it."""
+
+    type: str
+    seat: int | None = None
+    cause: Cause | None = None
+    cards: tuple[Card, ...] = ()
+    combo: Combo | None = None
+    count: int = 0
+    on: bool = False
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON form (cards as strings, the combination as :meth:`Combo.to_dict`)."""
+        data: dict[str, object] = {"type": self.type}
+        if self.seat is not None:
+            data["seat"] = self.seat
+        if self.cause is not None:
+            data["cause"] = self.cause
+        if self.type == "play":
+            data["cards"] = format_cards(self.cards)
+            assert self.combo is not None
+            data["combo"] = self.combo.to_dict()
+        elif self.type == "timeout":
+            data["count"] = self.count
+        elif self.type == "hosting":
+            data["on"] = self.on
+        elif self.type == "deal":
+            data["flip_card"] = format_cards(self.cards)
+        elif self.type == "end":
+            data["cards_left"] = self.count
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class BombPlay:
+    """A bomb a player played, with the number of the play in the game (for R8.2)."""
+
+    play_index: int
+    combo: Combo
+
+
+@dataclass(frozen=True, slots=True)
+class PlayRecord:
+    """One play on the table."""
+
+    index: int
+    seat: int
+    cards: tuple[Card, ...]
+    combo: Combo
+    cause: Cause
+
+
+# ---------------------------------------------------------------------------
+# The game
+
+
+@dataclass
+class Game:
+    """The state of one game between seats 0 and 1."""
+
+    settings: GameSettings
+    hands: list[list[Card]]
+    leader: int
+    flip_card: Card | None = None
+    unseen: tuple[Card, ...] = ()
+    seed: int | None = None
+    to_act: int = 0
+    table: PlayRecord | None = None
+    plays: list[PlayRecord] = field(default_factory=list)
+    timeouts: list[int] = field(default_factory=lambda: [0, 0])
+    hosting: list[bool] = field(default_factory=lambda: [False, False])
+    escaped: int | None = None
+    winner: int | None = None
+    finished: bool = False
+    ended_by_escape: bool = False
+    seq: int = 0
+    actions: list[Action] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+
+    # -- creation -------------------------------------------------------------
+
+    @classmethod
+    def deal(
+        cls, settings: GameSettings, seed: int | None = None, previous_winner: int | None = None
+    ) -> Game:
+        """Shuffle and deal 27 + 27, 54 unseen (R1.3). Without ``seed`` the shuffle uses
+        the operating system's secure source (R1.4). The first player is chosen by the
+        flip card, or is ``previous_winner`` when the room says so (R2.1)."""
+        rng: random.Random = random.Random(seed) if seed is not None else secrets.SystemRandom()
+        deck = list(DECK)
+        rng.shuffle(deck)
+        hands = [sorted(deck[:27]), sorted(deck[27:54])]
+        flip = rng.choice(deck[:54])
+        leader = 0 if flip in hands[0] else 1
+        if settings.first_player == "winner" and previous_winner is not None:
+            leader = previous_winner
+        game = cls(settings, hands, leader, flip, tuple(sorted(deck[54:])), seed)
+        game._start()
+        return game
+
+    @classmethod
+    def from_hands(
+        cls, settings: GameSettings, hands: Sequence[str | Sequence[Card]], leader: int = 0
+    ) -> Game:
+        """A game from explicit hands (any sizes drawable from one 108-card deck)."""
+        if len(hands) != 2:
+            raise GameError("bad_hands", f"two hands are needed, got {len(hands)}")
+        parsed = [parse_cards(hand) if isinstance(hand, str) else list(hand) for hand in hands]
+        physical = _assign_physical(parsed)
+        if leader not in (0, 1):
+            raise GameError("bad_seat", f"leader must be 0 or 1, not {leader!r}")
+        game = cls(settings, [sorted(physical[0]), sorted(physical[1])], leader)
+        game._start()
+        return game
+
+    def _start(self) -> None:
+        self.to_act = self.leader
+        self.events.append(Event("deal", self.leader, cards=(self.flip_card,) if self.flip_card else ()))
+        for seat in (0, 1):
+            if not self.hands[seat]:
+                self._finish(seat)
+                return
+
+    # -- reading the state ------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        """The rules variants in force."""
+        return self.settings.rules
+
+    def counts(self, seat: int) -> Counts:
+        """The seat's hand as counts per rank slot."""
+        counts = [0] * NUM_SLOTS
+        for card in self.hands[seat]:
+            counts[card.rank - 3] += 1
+        return tuple(counts)
+
+    @property
+    def table_combo(self) -> Combo | None:
+        """The combination to beat, or None on a lead."""
+        return self.table.combo if self.table else None
+
+    def legal_moves(self, seat: int | None = None) -> list[Combo]:
+        """The moves of the seat to act (or of ``seat`` were it its turn), weakest first."""
+        seat = self.to_act if seat is None else seat
+        return legal_moves(self.counts(seat), self.table_combo, self.rules)
+
+    def bombs(self, seat: int) -> list[BombPlay]:
+        """The bombs ``seat`` played, in order (R8)."""
+        return [
+            BombPlay(play.index, play.combo)
+            for play in self.plays
+            if play.seat == seat and play.combo.is_bomb
+        ]
+
+    def has_played(self, seat: int) -> bool:
+        """Whether the seat has played a card in this game (R10.3)."""
+        return any(play.seat == seat for play in self.plays)
+
+    @property
+    def result(self) -> str | None:
+        """``flat``, ``single`` or ``double`` by the loser's cards left (R7.1), or ``escape``
+        (R10.2), once finished."""
+        if not self.finished or self.winner is None:
+            return None
+        if self.ended_by_escape:
+            return "escape"
+        return self.settings.result_level(len(self.hands[1 - self.winner]))
+
+    # -- applying actions -------------------------------------------------------
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply one action and return the events it caused, automatic passes included."""
+        if self.finished:
+            raise GameError("game_over", "the game is over")
+        if action.seat not in (0, 1):
+            raise GameError("bad_seat", f"seat must be 0 or 1, not {action.seat!r}")
+        start = len(self.events)
+        if isinstance(action, Hosting):
+            self._set_hosting(action)
+        elif isinstance(action, Escape):
+            self._escape(action.seat)
+        else:
+            self._turn(action)
+        self.actions.append(action)
+        self.seq += 1
+        return self.events[start:]
+
+    def _turn(self, action: Play | Pass | Timeout | HostedTurn) -> None:
+        seat = action.seat
+        if seat != self.to_act:
+            raise GameError("not_your_turn", f"it is seat {self.to_act}'s turn, not seat {seat}'s")
+        if isinstance(action, Play):
+            cards, combo = self._check_play(action)
+            self._play(seat, cards, combo, "player")
+        elif isinstance(action, Pass):
+            if self.table is None:
+                raise GameError("pass_on_lead", "a lead cannot be passed (R2.4)")
+            self._pass(seat, "player")
+        elif isinstance(action, HostedTurn):
+            if not self.hosting[seat]:
+                raise GameError("not_hosted", f"seat {seat} is not hosted")
+            self._hosting_move(seat, "hosting")
+        else:
+            self.timeouts[seat] += 1
+            self.events.append(Event("timeout", seat, count=self.timeouts[seat]))
+            self._hosting_move(seat, "timeout")
+            if self.timeouts[seat] >= self.settings.max_timeouts and not self.hosting[seat]:
+                self.hosting[seat] = True
+                self.events.append(Event("hosting", seat, "timeout", on=True))
+        self._auto_pass()
+
+    def _check_play(self, action: Play) -> tuple[tuple[Card, ...], Combo]:
+        if not action.cards:
+            raise GameError("no_cards", "a play needs at least one card")
+        cards = _take(self.hands[action.seat], action.cards)
+        table = self.table_combo
+        try:
+            combo = classify(cards, table, self.rules, action.kind)
+        except InvalidCombination as error:
+            raise GameError("invalid_combination", error.reason) from None
+        if table is not None and not beats(combo, table, self.rules):
+            raise GameError("does_not_beat", f"{combo} does not beat {table} (R6)")
+        return cards, combo
+
+    def _play(self, seat: int, cards: tuple[Card, ...], combo: Combo, cause: Cause) -> None:
+        hand = self.hands[seat]
+        for card in cards:
+            hand.remove(card)
+        record = PlayRecord(len(self.plays) + 1, seat, cards, combo, cause)
+        self.plays.append(record)
+        self.table = record
+        self.events.append(Event("play", seat, cause, cards, combo))
+        if not hand:
+            self._finish(seat)
+        else:
+            self.to_act = 1 - seat
+
+    def _pass(self, seat: int, cause: Cause) -> None:
+        assert self.table is not None
+        self.events.append(Event("pass", seat, cause))
+        self.to_act = self.table.seat  # the last player leads the next round (R2.4)
+        self.table = None
+
+    def _hosting_move(self, seat: int, cause: Cause) -> None:
+        move = hosting_move(self.counts(seat), self.table_combo, self.rules)
+        if move is None:
+            self._pass(seat, cause)
+        else:
+            self._play(seat, _take(self.hands[seat], _cards_of(move.cards)), move, cause)
+
+    def _auto_pass(self) -> None:
+        """R2.6: pass at once for a player who cannot beat the table."""
+        if not self.settings.auto_pass or self.finished or self.table is None:
+            return
+        rules = self.rules if self.rules.hosting_bombs else _with_bombs(self.rules)
+        if hosting_move(self.counts(self.to_act), self.table.combo, rules) is None:
+            self._pass(self.to_act, "auto_pass")
+
+    def _set_hosting(self, action: Hosting) -> None:
+        if not action.on and self.escaped == action.seat:
+            raise GameError("escaped", f"seat {action.seat} has left; hosting stays on (R10.1)")
+        if self.hosting[action.seat] != action.on:
+            self.hosting[action.seat] = action.on
+            self.events.append(Event("hosting", action.seat, "player", on=action.on))
+
+    def _escape(self, seat: int) -> None:
+        if self.escaped is not None:
+            raise GameError("escaped", f"seat {self.escaped} has already left")
+        self.escaped = seat
+        self.events.append(Event("escape", seat, "escape"))
+        if self.settings.escape_mode == "settle":  # R10.2
+            self.finished = True
+            self.ended_by_escape = True
+            self.winner = 1 - seat
+            self.events.append(Event("end", self.winner, "escape", count=len(self.hands[seat])))
+        elif not self.hosting[seat]:  # R10.1: hosting plays the seat to the end
+            self.hosting[seat] = True
+            self.events.append(Event("hosting", seat, "escape", on=True))
+
+    def _finish(self, winner: int) -> None:
+        self.finished = True
+        self.winner = winner
+        self.events.append(Event("end", winner, count=len(self.hands[1 - winner])))
+
+    # -- views ------------------------------------------------------------------
+
+    def view(self, seat: int | None = None) -> dict[str, object]:
+        """What ``seat`` may see (its own hand, never the other's); None for spectators."""
+        last = self.table
+        data: dict[str, object] = {
+            "seq": self.seq,
+            "to_act": None if self.finished else self.to_act,
+            "leader": self.leader,
+            "flip_card": str(self.flip_card) if self.flip_card else None,
+            "cards_left": [len(hand) for hand in self.hands],
+            "table": _play_dict(last) if last else None,
+            "plays": [_play_dict(play) for play in self.plays[-8:]],
+            "timeouts": list(self.timeouts),
+            "hosting": list(self.hosting),
+            "finished": self.finished,
+            "winner": self.winner,
+            "result": self.result,
+            "escaped": self.escaped,
+        }
+        if seat is not None:
+            data["seat"] = seat
+            data["hand"] = [str(card) for card in self.hands[seat]]
+        return data
+
+    def record(self) -> dict[str, object]:
+        """Everything needed to replay the game: hands, leader, flip card, seed, actions, events."""
+        return {
+            "seed": self.seed,
+            "hands": [format_cards(hand) for hand in self._initial_hands()],
+            "leader": self.leader,
+            "flip_card": str(self.flip_card) if self.flip_card else None,
+            "actions": [action_to_dict(action) for action in self.actions],
+            "events": [event.to_dict() for event in self.events],
+        }
+
+    def _initial_hands(self) -> list[list[Card]]:
+        hands = [list(hand) for hand in self.hands]
+        for play in self.plays:
+            hands[play.seat].extend(play.cards)
+        return [sorted(hand) for hand in hands]
+
+    @classmethod
+    def replay(cls, settings: GameSettings, record: dict[str, object]) -> Game:
+        """Rebuild a game from :meth:`record`; raises :class:`GameError` if the events differ."""
+        hands = record["hands"]
+        leader = record["leader"]
+        actions = record["actions"]
+        if not isinstance(hands, list) or not isinstance(leader, int) or not isinstance(actions, list):
+            raise GameError("bad_record", "a record needs hands, leader and actions")
+        game = cls.from_hands(settings, hands, leader)
+        flip = record.get("flip_card")
+        if isinstance(flip, str):
+            game.flip_card = parse_cards(flip)[0]
+            game.events[0] = Event("deal", leader, cards=(game.flip_card,))
+        seed = record.get("seed")
+        game.seed = seed if isinstance(seed, int) else None
+        for action in actions:
+            game.apply(action_from_dict(action))
+        events = record.get("events")
+        if events is not None and events != [event.to_dict() for event in game.events]:
+            raise GameError("replay_mismatch", "replayed events differ from the record")
+        return game
+
+
+def _with_bombs(rules: Rules) -> Rules:
+    return Rules(rules.four_joker_bomb, rules.serial_bomb_two, True)
+
+
+def _play_dict(play: PlayRecord) -> dict[str, object]:
+    return {
+        "index": play.index,
+        "seat": play.seat,
+        "cards": format_cards(play.cards),
+        "combo": play.combo.to_dict(),
+        "cause": play.cause,
+    }
+
+
+def _cards_of(counts: Counts) -> tuple[Card, ...]:
+    """Suitless cards for counts (hosting picks ranks; the hand supplies the cards)."""
+    return tuple(cards_from_counts(counts))
+
+
+def _take(hand: Sequence[Card], wanted: Sequence[Card]) -> tuple[Card, ...]:
+    """The cards of ``hand`` matching ``wanted``: exact cards where suit and deck are
+    given, otherwise the lowest matching card. Raises if the hand lacks any."""
+    available = list(hand)
+    taken: list[Card] = []
+    for card in sorted(wanted, key=lambda c: (c.deck is None, c.suit is None)):
+        match = next(
+            (
+                held
+                for held in available
+                if held.rank == card.rank
+                and (card.suit is None or held.suit == card.suit)
+                and (card.deck is None or held.deck == card.deck)
+            ),
+            None,
+        )
+        if match is None:
+            raise GameError("cards_not_held", f"{card} is not in the hand")
+        available.remove(match)
+        taken.append(match)
+    return tuple(sorted(taken))
+
+
+def _assign_physical(hands: list[list[Card]]) -> list[list[Card]]:
+    """Give explicit hands physical cards from one 108-card deck (R1.2)."""
+    pool = list(DECK)
+    result: list[list[Card]] = []
+    for seat, hand in enumerate(hands):
+        try:
+            taken = _take(pool, hand)
+        except GameError:
+            raise GameError(
+                "bad_hands", f"hand {seat} cannot be drawn from one 108-card deck with the other hand"
+            ) from None
+        for card in taken:
+            pool.remove(card)
+        result.append(list(taken))
+    return result
