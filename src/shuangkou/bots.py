@@ -80,7 +80,8 @@ class GreedyBot:
         if cheap and (seen.opponent_cards <= 6 or cheap[0].top <= 14 or table.top >= 14):
             return cheap[0]
         bombs = [move for move in moves if move.is_bomb]
-        if bombs and (seen.opponent_cards <= self.bomb_when_opponent_has or _wins_after(bombs[0], hand, seen)):
+        opponent_close = seen.opponent_cards <= self.bomb_when_opponent_has
+        if bombs and (opponent_close or _wins_after(bombs[0], hand, seen)):
             return bombs[0]
         if seen.opponent_cards <= 3 and ordinary:
             return ordinary[0]

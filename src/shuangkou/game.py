@@ -93,6 +93,11 @@ class Play:
         parsed = parse_cards(cards) if isinstance(cards, str) else list(cards)
         return cls(seat, tuple(parsed), Kind(kind) if kind else None)
 
+    @classmethod
+    def move(cls, seat: int, move: Combo) -> Play:
+        """The play of a move from :func:`~shuangkou.moves.legal_moves`, under its reading."""
+        return cls(seat, _cards_of(move.cards), move.kind)
+
 
 @dataclass(frozen=True, slots=True)
 class Pass:
@@ -434,7 +439,7 @@ class Game:
         if move is None:
             self._pass(seat, cause)
         else:
-            self._play(seat, _take(self.hands[seat], _cards_of(move.cards)), move, cause)
+            self._play(seat, _take(self.hands[seat], Play.move(seat, move).cards), move, cause)
 
     def _auto_pass(self) -> None:
         """R2.6: pass at once for a player who cannot beat the table."""
