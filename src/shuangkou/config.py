@@ -1,0 +1,854 @@
+"""Room configuration: a TOML file per room, validated into a frozen :class:`RoomConfig`.
+
+Every setting marked **[config]** in RULES.md lives here (R9.8). A configuration file is
+grouped into tables::
+
+    name = "Points room"            # top level: name, edition
+    edition = "points"
+    [rules]    four_joker_bomb, serial_bomb_two, hosting_bombs        (R4.6, R6.3, R11.2)
+    [play]     first_player, auto_pass                                (R2.1, R2.6)
+    [timers]   turn_seconds, max_timeouts, ready_seconds              (R11.3, R11.4)
+    [results]  flat, single, double                                   (R7.1)
+    [scoring]  contribution, doubling_from, count_unconnected,
+               unconnected, phases                                    (R8, R9.1-R9.3)
+    [balance]  starting_balance, allow_negative, levels               (R9.4, R9.5)
+    [house]    table_fee, win_fee_share                               (R9.7)
+    [escape]   escape_mode, escape_multiplier, escape_share           (R10)
+
+Every key name is unique across the tables, so a key is named either by its plain name
+(``four_joker_bomb``) or by its dotted path (``rules.four_joker_bomb``); both work in
+overrides. Keys a file leaves out take the value of the shipped file of the file's edition
+(``configs/points.toml`` or ``configs/wealth.toml``), so a room file only needs
+``edition`` and what it changes. Nested values are merged table by table; arrays
+(``phases``, ``unconnected``, ``levels``) are replaced whole.
+
+Errors are :class:`ConfigError`, one line per problem, in the form
+``FILE: KEY: expected WHAT, found VALUE``; nothing is ever half-loaded.
+
+>>> config = load_config("wealth", {"four_joker_bomb": "largest"})
+>>> config.rules.four_joker_bomb, config.escape_share, config.doubling_for(7)
+('largest', 0.7, 4)
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+import sys
+import tomllib
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any, Literal, NamedTuple
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from .rules import Rules
+
+__all__ = [
+    "FIELD_TABLE",
+    "MAX_CARDS_LEFT",
+    "SHIPPED",
+    "TABLES",
+    "ConfigError",
+    "ContributionMode",
+    "DoublingFrom",
+    "Edition",
+    "EscapeMode",
+    "FirstPlayer",
+    "LevelRow",
+    "PhaseRow",
+    "Problem",
+    "ResultBand",
+    "ResultName",
+    "RoomConfig",
+    "UnconnectedRow",
+    "check_config_main",
+    "config_from_dict",
+    "load_config",
+    "parse_override",
+]
+
+Edition = Literal["points", "wealth"]
+FirstPlayer = Literal["flip", "winner"]
+ContributionMode = Literal["max", "sum"]
+DoublingFrom = Literal["winner", "game"]
+EscapeMode = Literal["host", "settle"]
+ResultName = Literal["flat", "single", "double"]
+
+SHIPPED: tuple[str, ...] = ("points", "wealth")
+"""Names of the shipped configuration files (``configs/NAME.toml``)."""
+
+MAX_CARDS_LEFT = 27
+"""The most cards a loser can hold: the whole hand dealt (R1.3)."""
+
+SMALLEST_BOMB_PHASE = 4  # R4.1
+
+TABLES: dict[str, tuple[str, ...]] = {
+    "": ("name", "edition"),
+    "rules": ("four_joker_bomb", "serial_bomb_two", "hosting_bombs"),
+    "play": ("first_player", "auto_pass"),
+    "timers": ("turn_seconds", "max_timeouts", "ready_seconds"),
+    "results": ("flat", "single", "double"),
+    "scoring": ("contribution", "doubling_from", "count_unconnected", "unconnected", "phases"),
+    "balance": ("starting_balance", "allow_negative", "levels"),
+    "house": ("table_fee", "win_fee_share"),
+    "escape": ("escape_mode", "escape_multiplier", "escape_share"),
+}
+"""The file layout: table name ("" for the top level) -> the keys it holds."""
+
+FIELD_TABLE: dict[str, str] = {key: table for table, keys in TABLES.items() for key in keys}
+"""Plain key name -> the table it lives in ("" for the top level)."""
+
+
+# ---------------------------------------------------------------------------
+# Errors
+
+
+class Problem(NamedTuple):
+    """One thing wrong with a configuration.
+
+    ``file`` names the file (or ``overrides (on FILE)``), ``key`` the dotted path
+    (empty for a TOML syntax error, which gives ``line`` instead).
+    """
+
+    file: str
+    key: str
+    expected: str
+    found: str
+    line: int | None = None
+    column: int | None = None
+
+    def __str__(self) -> str:
+        if self.line is not None:
+            where = f"line {self.line}, column {self.column}" if self.column else f"line {self.line}"
+            return f"{self.file}: {where}: expected {self.expected}, found {self.found}"
+        if not self.key:
+            return f"{self.file}: expected {self.expected}, found {self.found}"
+        return f"{self.file}: {self.key}: expected {self.expected}, found {self.found}"
+
+
+class ConfigError(ValueError):
+    """An invalid configuration; ``problems`` lists every problem found, one per line."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("\n".join(str(problem) for problem in problems))
+        self.problems = problems
+
+
+class _Invalid(ValueError):
+    """Raised inside validators: ``loc`` is the path below the validated field (or root)."""
+
+    def __init__(self, loc: tuple[str | int, ...], expected: str, found: str) -> None:
+        super().__init__(f"expected {expected}, found {found}")
+        self.loc = loc
+        self.expected = expected
+        self.found = found
+
+
+def _show(value: object) -> str:
+    """A value as TOML would write it, with its type when that helps."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (a boolean)"
+    if isinstance(value, int):
+        return f"{value} (an integer)"
+    if isinstance(value, float):
+        return f"{value} (a float)"
+    if isinstance(value, str):
+        return f"{json.dumps(value, ensure_ascii=False)} (a string)"
+    if isinstance(value, list | tuple):
+        return f"an array of {len(value)} item{'s' if len(value) != 1 else ''}"
+    if isinstance(value, Mapping):
+        return "a table"
+    return repr(value)
+
+
+# ---------------------------------------------------------------------------
+# The model
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+
+NonNegative = Annotated[int, Field(ge=0)]
+Positive = Annotated[int, Field(ge=1)]
+Seconds = Annotated[float, Field(gt=0)]
+Share = Annotated[float, Field(ge=0, le=1)]
+
+
+class ResultBand(_Frozen):
+    """One result level of R7.1: the loser holds ``min_cards``..``max_cards`` cards
+    (``max_cards`` omitted: or more), and the winner's result multiplier is ``multiplier``
+    (*a*)."""
+
+    min_cards: Positive
+    max_cards: Positive | None = None
+    multiplier: NonNegative
+
+
+class PhaseRow(_Frozen):
+    """One column of R9.3: contribution *c* and doubling *b* of a scoring phase."""
+
+    phase: NonNegative
+    contribution: NonNegative
+    doubling: NonNegative
+
+
+class UnconnectedRow(_Frozen):
+    """One line of R8.3: ``count`` bombs of ``phase`` in a game count as ``counts_as``."""
+
+    phase: Annotated[int, Field(ge=SMALLEST_BOMB_PHASE)]
+    count: Annotated[int, Field(ge=2)]
+    counts_as: NonNegative
+
+    @model_validator(mode="after")
+    def _raises_phase(self) -> UnconnectedRow:
+        if self.counts_as <= self.phase:
+            raise _Invalid(
+                ("counts_as",), f"a phase above {self.phase} (the bombs' own phase)", _show(self.counts_as)
+            )
+        return self
+
+
+class LevelRow(_Frozen):
+    """One level of R9.4: a balance of at least ``needed`` is level ``level`` and plays
+    for ``match_points``."""
+
+    level: NonNegative
+    needed: int
+    match_points: NonNegative
+
+
+def _listify(value: Any) -> Any:
+    """TOML arrays arrive as lists; the frozen model keeps tuples."""
+    if isinstance(value, list | tuple):
+        return tuple(_listify(item) for item in value)
+    if isinstance(value, dict):
+        return {key: _listify(item) for key, item in value.items()}
+    return value
+
+
+class RoomConfig(_Frozen):
+    """A room's configuration (RULES [config] items), immutable and fully validated.
+
+    Build one with :func:`load_config` or :func:`config_from_dict`; constructing it
+    directly needs every field. Fields are flat; :data:`FIELD_TABLE` says which TOML
+    table each lives in. See ``docs/configuration.md`` for every key.
+    """
+
+    name: str
+    edition: Edition
+    # [rules]
+    four_joker_bomb: Literal["smallest", "largest"]
+    serial_bomb_two: bool
+    hosting_bombs: bool
+    # [play]
+    first_player: FirstPlayer
+    auto_pass: bool
+    # [timers]
+    turn_seconds: Seconds
+    max_timeouts: Positive
+    ready_seconds: Seconds
+    # [results]
+    flat: ResultBand
+    single: ResultBand
+    double: ResultBand
+    # [scoring]
+    contribution: ContributionMode
+    doubling_from: DoublingFrom
+    count_unconnected: bool
+    unconnected: tuple[UnconnectedRow, ...]
+    phases: tuple[PhaseRow, ...]
+    # [balance]
+    starting_balance: int
+    allow_negative: bool
+    levels: tuple[LevelRow, ...]
+    # [house]
+    table_fee: NonNegative
+    win_fee_share: Share
+    # [escape]
+    escape_mode: EscapeMode
+    escape_multiplier: NonNegative
+    escape_share: Share
+
+    @model_validator(mode="before")
+    @classmethod
+    def _tuples(cls, data: Any) -> Any:
+        return _listify(data)
+
+    @field_validator("phases")
+    @classmethod
+    def _check_phases(cls, rows: tuple[PhaseRow, ...]) -> tuple[PhaseRow, ...]:
+        if not rows:
+            raise _Invalid((), "at least one phase row", "an empty array")
+        if rows[0].phase > SMALLEST_BOMB_PHASE:
+            raise _Invalid(
+                (0, "phase"),
+                f"a first row of phase {SMALLEST_BOMB_PHASE} or less (it covers every phase up to it)",
+                _show(rows[0].phase),
+            )
+        for index in range(1, len(rows)):
+            previous, row = rows[index - 1], rows[index]
+            if row.phase <= previous.phase:
+                raise _Invalid(
+                    (index, "phase"),
+                    f"phases strictly increasing: a phase above {previous.phase}",
+                    _show(row.phase),
+                )
+            if row.phase > previous.phase + 1:
+                missing = ", ".join(str(p) for p in range(previous.phase + 1, row.phase))
+                raise _Invalid(
+                    (index, "phase"),
+                    f"{previous.phase + 1} (missing phase row {missing})",
+                    _show(row.phase),
+                )
+            for column in ("contribution", "doubling"):
+                if getattr(row, column) < getattr(previous, column):
+                    raise _Invalid(
+                        (index, column),
+                        f"at least {getattr(previous, column)} (multipliers never fall as the phase rises)",
+                        _show(getattr(row, column)),
+                    )
+        return rows
+
+    @field_validator("unconnected")
+    @classmethod
+    def _check_unconnected(cls, rows: tuple[UnconnectedRow, ...]) -> tuple[UnconnectedRow, ...]:
+        last: dict[int, UnconnectedRow] = {}
+        for index, row in enumerate(rows):
+            before = last.get(row.phase)
+            if before is not None:
+                if row.count <= before.count:
+                    raise _Invalid(
+                        (index, "count"),
+                        f"counts strictly increasing for phase {row.phase}: more than {before.count}",
+                        _show(row.count),
+                    )
+                if row.counts_as <= before.counts_as:
+                    raise _Invalid(
+                        (index, "counts_as"),
+                        f"strictly increasing for phase {row.phase}: more than {before.counts_as}",
+                        _show(row.counts_as),
+                    )
+            last[row.phase] = row
+        return rows
+
+    @field_validator("levels")
+    @classmethod
+    def _check_levels(cls, rows: tuple[LevelRow, ...]) -> tuple[LevelRow, ...]:
+        if not rows:
+            raise _Invalid((), "at least one level row", "an empty array")
+        for index in range(1, len(rows)):
+            previous, row = rows[index - 1], rows[index]
+            if row.level != previous.level + 1:
+                what = (
+                    "levels strictly increasing"
+                    if row.level <= previous.level
+                    else f"missing level row {previous.level + 1}"
+                )
+                raise _Invalid((index, "level"), f"{previous.level + 1} ({what})", _show(row.level))
+            if row.needed <= previous.needed:
+                raise _Invalid(
+                    (index, "needed"),
+                    f"thresholds strictly increasing: more than {previous.needed}",
+                    _show(row.needed),
+                )
+            if row.match_points < previous.match_points:
+                raise _Invalid(
+                    (index, "match_points"),
+                    f"at least {previous.match_points} (match points never fall as the level rises)",
+                    _show(row.match_points),
+                )
+        return rows
+
+    @model_validator(mode="after")
+    def _check_results_and_balance(self) -> RoomConfig:
+        bands = (("flat", self.flat), ("single", self.single), ("double", self.double))
+        if self.flat.min_cards != 1:
+            raise _Invalid(
+                ("flat", "min_cards"),
+                "1 (a loser holding 1 card needs a result; the ranges leave a gap)",
+                _show(self.flat.min_cards),
+            )
+        for index, (name, band) in enumerate(bands):
+            last = index == len(bands) - 1
+            if band.max_cards is None:
+                if not last:
+                    raise _Invalid((name, "max_cards"), "an integer (only double is open-ended)", "nothing")
+            elif band.max_cards < band.min_cards:
+                raise _Invalid(
+                    (name, "max_cards"), f"at least min_cards = {band.min_cards}", _show(band.max_cards)
+                )
+            elif last and band.max_cards < MAX_CARDS_LEFT:
+                raise _Invalid(
+                    (name, "max_cards"),
+                    f"no max_cards, or at least {MAX_CARDS_LEFT} (a loser may hold up to "
+                    f"{MAX_CARDS_LEFT} cards; the ranges leave a gap)",
+                    _show(band.max_cards),
+                )
+            if index:
+                previous_name, previous = bands[index - 1]
+                assert previous.max_cards is not None
+                wanted = previous.max_cards + 1
+                if band.min_cards != wanted:
+                    how = "overlap" if band.min_cards < wanted else "leave a gap"
+                    raise _Invalid(
+                        (name, "min_cards"),
+                        f"{wanted}, right after results.{previous_name}.max_cards = {previous.max_cards} "
+                        f"(the ranges {how})",
+                        _show(band.min_cards),
+                    )
+        if not self.allow_negative and self.starting_balance < 0:
+            raise _Invalid(
+                ("starting_balance",), "at least 0 (allow_negative is false)", _show(self.starting_balance)
+            )
+        if self.edition == "wealth" and self.starting_balance < self.levels[0].needed:
+            raise _Invalid(
+                ("starting_balance",),
+                f"at least {self.levels[0].needed} (the first level: below it a player may not "
+                "sit down in a wealth room, R9.4)",
+                _show(self.starting_balance),
+            )
+        return self
+
+    # -- what the game and the settlement read ---------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        """The rule variants of the rules engine (R4.6, R6.3, R11.2)."""
+        return Rules(
+            four_joker_bomb=self.four_joker_bomb,
+            serial_bomb_two=self.serial_bomb_two,
+            hosting_bombs=self.hosting_bombs,
+        )
+
+    def result_for(self, cards_left: int) -> tuple[ResultName, int]:
+        """The result level and its multiplier *a* for the loser's cards left (R7.1)."""
+        if cards_left < 1:
+            raise ValueError(f"a loser holds at least 1 card, not {cards_left}")
+        bands: tuple[tuple[ResultName, ResultBand], ...] = (
+            ("flat", self.flat),
+            ("single", self.single),
+            ("double", self.double),
+        )
+        for name, band in bands:
+            if band.max_cards is None or cards_left <= band.max_cards:
+                return name, band.multiplier
+        return "double", self.double.multiplier  # beyond a closed last band (validation forbids)
+
+    def result_level(self, cards_left: int) -> ResultName:
+        """``"flat"``, ``"single"`` or ``"double"`` for the loser's cards left (R7.1)."""
+        return self.result_for(cards_left)[0]
+
+    def phase_row(self, phase: int) -> PhaseRow:
+        """The R9.3 row of a scoring phase: the first row covers every phase up to it, the
+        last every phase above it."""
+        first = self.phases[0].phase
+        index = min(max(phase - first, 0), len(self.phases) - 1)
+        return self.phases[index]
+
+    def contribution_for(self, phase: int) -> int:
+        """Contribution multiplier *c* of a phase (R9.3)."""
+        return self.phase_row(phase).contribution
+
+    def doubling_for(self, phase: int) -> int:
+        """Doubling multiplier *b* of a phase (R9.3)."""
+        return self.phase_row(phase).doubling
+
+    def level_for(self, balance: int) -> LevelRow:
+        """The level of a balance (R9.4): the highest row whose ``needed`` it reaches. A
+        balance below the first row (a negative points balance, a wealth player who lost
+        below the minimum while seated) plays at the first level."""
+        found = self.levels[0]
+        for row in self.levels:
+            if balance >= row.needed:
+                found = row
+            else:
+                break
+        return found
+
+    def match_points_for(self, balance_a: int, balance_b: int) -> int:
+        """Match points X: those of the lower of the two players' levels (R9.4)."""
+        low = min(self.level_for(balance_a).level, self.level_for(balance_b).level)
+        return self.levels[low - self.levels[0].level].match_points
+
+    def can_sit(self, balance: int) -> bool:
+        """R9.4: a player below the first level of a wealth room may not sit down in it.
+        Points rooms admit every balance."""
+        return self.edition != "wealth" or balance >= self.levels[0].needed
+
+    # -- output -------------------------------------------------------------------
+
+    def to_toml_dict(self) -> dict[str, Any]:
+        """The configuration in the file layout (tables), as plain JSON/TOML values."""
+        flat = self.model_dump(mode="json")
+        grouped: dict[str, Any] = {}
+        for table, keys in TABLES.items():
+            target = grouped if not table else grouped.setdefault(table, {})
+            for key in keys:
+                target[key] = _plain(flat[key])
+        return grouped
+
+    def to_json(self) -> str:
+        """The resolved configuration as indented JSON (what ``check-config`` prints)."""
+        return json.dumps(self.to_toml_dict(), indent=2, ensure_ascii=False)
+
+    def with_overrides(self, overrides: Mapping[str, object], source: str = "overrides") -> RoomConfig:
+        """A validated copy with some keys changed (names as in :func:`load_config`)."""
+        return _resolve(self.to_toml_dict(), source, overrides, use_base=False)
+
+
+def _plain(value: Any) -> Any:
+    """Whole floats as integers (``20`` not ``20.0``) and None-valued keys dropped."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items() if item is not None}
+    return value
+
+
+# ---------------------------------------------------------------------------
+# Loading
+
+
+def _shipped_path(name: str) -> str:
+    return f"configs/{name}.toml"
+
+
+def _read_shipped(name: str) -> dict[str, Any]:
+    text = resources.files("shuangkou").joinpath("configs", f"{name}.toml").read_text(encoding="utf-8")
+    return _parse(text, _shipped_path(name))
+
+
+def _parse(text: str, source: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        message = str(error)
+        match = re.search(r"\(at line (\d+), column (\d+)\)", message)
+        detail = re.sub(r"\s*\(at line \d+, column \d+\)", "", message) or "a syntax error"
+        line = int(match.group(1)) if match else None
+        column = int(match.group(2)) if match else None
+        if line is None and "end of document" in message:
+            line = text.count("\n") + 1
+        raise ConfigError(
+            [Problem(source, "", "valid TOML", f"a syntax error: {detail}", line, column)]
+        ) from None
+
+
+def _merge(base: Mapping[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any]:
+    """Tables merged key by key; everything else (arrays included) replaced."""
+    merged = dict(base)
+    for key, value in overlay.items():
+        if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
+            merged[key] = _merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _suggest(word: str, choices: list[str]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _flatten(data: Mapping[str, Any], source: str) -> tuple[dict[str, Any], list[Problem]]:
+    """The file layout -> the model's flat fields, and the structural problems found."""
+    problems: list[Problem] = []
+    flat: dict[str, Any] = {}
+    tables = [table for table in TABLES if table]
+    for key, value in data.items():
+        if key in TABLES and key:
+            if not isinstance(value, Mapping):
+                problems.append(Problem(source, key, f"a table [{key}]", _show(value)))
+                continue
+            for inner, inner_value in value.items():
+                if FIELD_TABLE.get(inner) == key:
+                    flat[inner] = inner_value
+                else:
+                    home = FIELD_TABLE.get(inner)
+                    hint = (
+                        f" ({inner} belongs in {f'[{home}]' if home else 'the top level'})"
+                        if (home is not None)
+                        else _suggest(inner, list(TABLES[key]))
+                    )
+                    problems.append(
+                        Problem(
+                            source,
+                            f"{key}.{inner}",
+                            f"one of {', '.join(TABLES[key])}",
+                            f"unknown key {inner!r}{hint}",
+                        )
+                    )
+        elif FIELD_TABLE.get(key) == "":
+            flat[key] = value
+        elif key in FIELD_TABLE:
+            problems.append(
+                Problem(source, key, f"{key} inside the table [{FIELD_TABLE[key]}]", "it at the top level")
+            )
+        else:
+            choices = [*TABLES[""], *tables]
+            problems.append(
+                Problem(
+                    source,
+                    key,
+                    f"one of {', '.join(TABLES[''])} or a table [{'], ['.join(tables)}]",
+                    f"unknown key {key!r}{_suggest(key, choices)}",
+                )
+            )
+    return flat, problems
+
+
+def _dotted(loc: tuple[str | int, ...]) -> str:
+    """('phases', 2, 'doubling') -> 'scoring.phases[2].doubling'."""
+    text = ""
+    for part in loc:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else part
+    first = loc[0] if loc else ""
+    table = FIELD_TABLE.get(first, "") if isinstance(first, str) else ""
+    return f"{table}.{text}" if table else text
+
+
+_EXPECTED = {
+    "int_type": "an integer",
+    "float_type": "a number",
+    "bool_type": "true or false",
+    "string_type": "a string",
+    "tuple_type": "an array",
+    "model_type": "a table",
+    "dict_type": "a table",
+    "model_attributes_type": "a table",
+    "missing": "this key (it is required)",
+    "greater_than_equal": "a value of at least {ge}",
+    "greater_than": "a value above {gt}",
+    "less_than_equal": "a value of at most {le}",
+    "int_from_float": "an integer",
+}
+
+
+def _problems(error: ValidationError, source: str) -> list[Problem]:
+    problems: list[Problem] = []
+    for item in error.errors():
+        loc: tuple[str | int, ...] = tuple(item["loc"])
+        kind = item["type"]
+        ctx = item.get("ctx") or {}
+        cause = ctx.get("error")
+        if isinstance(cause, _Invalid):
+            problems.append(Problem(source, _dotted(loc + cause.loc), cause.expected, cause.found))
+            continue
+        found = "nothing" if kind == "missing" else _show(item.get("input"))
+        if kind == "extra_forbidden":
+            parent = loc[:-1]
+            known = _known_keys(parent)
+            name = str(loc[-1])
+            found = f"unknown key {name!r}{_suggest(name, known)}"
+            problems.append(Problem(source, _dotted(loc), f"one of {', '.join(known)}", found))
+            continue
+        if kind == "literal_error":
+            expected = str(ctx.get("expected", "one of the allowed values"))
+        elif kind in _EXPECTED:
+            expected = _EXPECTED[kind].format(**ctx)
+        else:
+            expected = item["msg"].removeprefix("Input should be ").removeprefix("Value error, ")
+        if (
+            kind in ("greater_than_equal", "greater_than")
+            and loc
+            and loc[-1]
+            in (
+                "multiplier",
+                "contribution",
+                "doubling",
+                "escape_multiplier",
+            )
+        ):
+            expected += " (multipliers are never negative)"
+        if kind in ("greater_than_equal", "less_than_equal") and loc and loc[-1] in _SHARES:
+            expected = "a share between 0 and 1"
+        problems.append(Problem(source, _dotted(loc), expected, found))
+    return problems
+
+
+_SHARES = ("win_fee_share", "escape_share")
+
+_ROW_MODELS: dict[str, type[BaseModel]] = {
+    "flat": ResultBand,
+    "single": ResultBand,
+    "double": ResultBand,
+    "phases": PhaseRow,
+    "unconnected": UnconnectedRow,
+    "levels": LevelRow,
+}
+
+
+def _known_keys(parent: tuple[str | int, ...]) -> list[str]:
+    if parent and isinstance(parent[0], str) and parent[0] in _ROW_MODELS:
+        return list(_ROW_MODELS[parent[0]].model_fields)
+    return list(RoomConfig.model_fields)
+
+
+def _validate(data: Mapping[str, Any], source: str) -> RoomConfig:
+    flat, problems = _flatten(data, source)
+    try:
+        config = RoomConfig.model_validate(flat)
+    except ValidationError as error:
+        raise ConfigError(problems + _problems(error, source)) from None
+    if problems:
+        raise ConfigError(problems)
+    return config
+
+
+def _set_override(data: dict[str, Any], key: str, value: object, source: str) -> None:
+    """Set ``key`` (plain name or dotted path) in the file-layout dict ``data``."""
+    parts = key.split(".")
+    if parts[0] in TABLES and parts[0]:
+        path = parts
+    elif parts[0] in FIELD_TABLE:
+        table = FIELD_TABLE[parts[0]]
+        path = [table, *parts] if table else parts
+    else:
+        known = [k for k in FIELD_TABLE if k] + [t for t in TABLES if t]
+        raise ConfigError(
+            [
+                Problem(
+                    source,
+                    key,
+                    "a configuration key (a plain name such as four_joker_bomb, or a dotted path "
+                    "such as rules.four_joker_bomb)",
+                    f"unknown key {parts[0]!r}{_suggest(parts[0], known)}",
+                )
+            ]
+        )
+    target = data
+    for depth, part in enumerate(path[:-1]):
+        inner = target.get(part)
+        if inner is None:
+            inner = target[part] = {}
+        elif isinstance(inner, dict):
+            inner = target[part] = dict(inner)
+        else:
+            raise ConfigError(
+                [Problem(source, ".".join(path[: depth + 1]), "a table to set a key in", _show(inner))]
+            )
+        target = inner
+    current = target.get(path[-1])
+    if isinstance(value, Mapping) and isinstance(current, Mapping):
+        target[path[-1]] = _merge(current, value)  # a table merges into the table
+    else:
+        target[path[-1]] = value
+
+
+def _edition_of(data: Mapping[str, Any], source: str) -> str:
+    edition = data.get("edition")
+    if edition not in SHIPPED:
+        found = "nothing (the key is required)" if edition is None else _show(edition)
+        raise ConfigError([Problem(source, "edition", "'points' or 'wealth'", found)])
+    assert isinstance(edition, str)
+    return edition
+
+
+def _resolve(
+    data: Mapping[str, Any], source: str, overrides: Mapping[str, object] | None, use_base: bool = True
+) -> RoomConfig:
+    """Validate ``data`` (merged onto its edition's shipped file), then with ``overrides``."""
+    if use_base:
+        base = _read_shipped(_edition_of(data, source))
+        merged = _merge(base, data)
+    else:
+        merged = dict(data)
+    config = _validate(merged, source)
+    if not overrides:
+        return config
+    label = f"overrides (on {source})"
+    changed: dict[str, Any] = _merge({}, data)
+    for key, value in overrides.items():
+        _set_override(changed, str(key), value, label)
+    edition = _edition_of(changed, label) if use_base else str(changed.get("edition", config.edition))
+    changed = _merge(_read_shipped(edition), changed) if use_base else _merge(merged, changed)
+    return _validate(changed, label)
+
+
+def config_from_dict(
+    data: Mapping[str, Any], overrides: Mapping[str, object] | None = None, *, source: str = "<data>"
+) -> RoomConfig:
+    """A configuration from data in the file layout (as :meth:`RoomConfig.to_toml_dict`
+    returns it, or a partial one: missing keys come from the shipped file of its
+    ``edition``). Raises :class:`ConfigError` naming ``source``."""
+    return _resolve(data, source, overrides)
+
+
+def load_config(
+    path_or_name: str | os.PathLike[str], overrides: Mapping[str, object] | None = None
+) -> RoomConfig:
+    """Load a room configuration.
+
+    ``path_or_name`` is a shipped name (``"points"``, ``"wealth"``) or the path of a TOML
+    file. ``overrides`` change keys after the file, each named by its plain name
+    (``{"four_joker_bomb": "largest"}``) or its dotted path (``{"rules.four_joker_bomb":
+    "largest"}``, ``{"results.single.multiplier": 4}``); an array or table value replaces
+    the whole array or merges into the table. Raises :class:`ConfigError`.
+    """
+    if isinstance(path_or_name, str) and path_or_name in SHIPPED:
+        source = _shipped_path(path_or_name)
+        return _resolve(_read_shipped(path_or_name), source, overrides)
+    source = os.fspath(path_or_name)
+    try:
+        text = Path(source).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise ConfigError(
+            [
+                Problem(
+                    source,
+                    "",
+                    f"a readable UTF-8 TOML file or a shipped name ({', '.join(SHIPPED)})",
+                    f"an unreadable file: {reason}",
+                )
+            ]
+        ) from None
+    return _resolve(_parse(text, source), source, overrides)
+
+
+def parse_override(text: str) -> tuple[str, object]:
+    """``"key=value"`` (as given on a command line) -> (key, value); the value is read
+    as a TOML value (``true``, ``12``, ``0.5``, ``"x"``, ``[1, 2]``) or else taken as a
+    plain string.
+
+    >>> parse_override("four_joker_bomb=largest")
+    ('four_joker_bomb', 'largest')
+    >>> parse_override("escape.escape_share=0.5")
+    ('escape.escape_share', 0.5)
+    """
+    key, separator, value = text.partition("=")
+    if not separator or not key.strip():
+        raise ConfigError([Problem("overrides", text, "key=value", repr(text))])
+    try:
+        parsed: object = tomllib.loads(f"value = {value.strip()}")["value"]
+    except tomllib.TOMLDecodeError:
+        parsed = value.strip()
+    return key.strip(), parsed
+
+
+def check_config_main(target: str, overrides: Mapping[str, object] | None = None) -> int:
+    """``shuangkou check-config TARGET``: print the resolved configuration as JSON and
+    return 0, or print the problems to stderr and return 2."""
+    try:
+        config = load_config(target, overrides)
+    except ConfigError as error:
+        print(error, file=sys.stderr)
+        return 2
+    print(config.to_json())
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(check_config_main(sys.argv[1] if len(sys.argv) > 1 else "points"))
