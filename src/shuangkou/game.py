@@ -16,12 +16,14 @@ import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Literal
 
 from .cards import DECK, NUM_SLOTS, Card, Counts, cards_from_counts, format_cards, parse_cards
 from .combos import Combo, InvalidCombination, Kind, beats, classify
+from .config import RoomConfig
 from .moves import hosting_move, legal_moves
 from .rules import Rules
+from .scoring import BombPlay, Settlement, settle
 
 __all__ = [
     "Action",
@@ -30,7 +32,6 @@ __all__ = [
     "Event",
     "Game",
     "GameError",
-    "GameSettings",
     "HostedTurn",
     "Hosting",
     "Pass",
@@ -40,29 +41,6 @@ __all__ = [
 ]
 
 Cause = Literal["player", "auto_pass", "timeout", "hosting", "escape"]
-
-
-class GameSettings(Protocol):
-    """What a game needs from its room configuration."""
-
-    @property
-    def rules(self) -> Rules: ...
-
-    @property
-    def auto_pass(self) -> bool: ...
-
-    @property
-    def first_player(self) -> Literal["flip", "winner"]: ...
-
-    @property
-    def max_timeouts(self) -> int: ...
-
-    @property
-    def escape_mode(self) -> Literal["host", "settle"]: ...
-
-    def result_level(self, cards_left: int) -> str:
-        """``flat``, ``single`` or ``double`` for the loser's cards left (R7.1)."""
-        ...
 
 
 class GameError(ValueError):
@@ -224,14 +202,6 @@ class Event:
 
 
 @dataclass(frozen=True, slots=True)
-class BombPlay:
-    """A bomb a player played, with the number of the play in the game (for R8.2)."""
-
-    play_index: int
-    combo: Combo
-
-
-@dataclass(frozen=True, slots=True)
 class PlayRecord:
     """One play on the table."""
 
@@ -248,9 +218,9 @@ class PlayRecord:
 
 @dataclass
 class Game:
-    """The state of one game between seats 0 and 1."""
+    """The state of one game between seats 0 and 1, under a room's configuration."""
 
-    settings: GameSettings
+    settings: RoomConfig
     hands: list[list[Card]]
     leader: int
     flip_card: Card | None = None
@@ -273,7 +243,7 @@ class Game:
 
     @classmethod
     def deal(
-        cls, settings: GameSettings, seed: int | None = None, previous_winner: int | None = None
+        cls, settings: RoomConfig, seed: int | None = None, previous_winner: int | None = None
     ) -> Game:
         """Shuffle and deal 27 + 27, 54 unseen (R1.3). Without ``seed`` the shuffle uses
         the operating system's secure source (R1.4). The first player is chosen by the
@@ -292,7 +262,7 @@ class Game:
 
     @classmethod
     def from_hands(
-        cls, settings: GameSettings, hands: Sequence[str | Sequence[Card]], leader: int = 0
+        cls, settings: RoomConfig, hands: Sequence[str | Sequence[Card]], leader: int = 0
     ) -> Game:
         """A game from explicit hands (any sizes drawable from one 108-card deck)."""
         if len(hands) != 2:
@@ -344,6 +314,21 @@ class Game:
             for play in self.plays
             if play.seat == seat and play.combo.is_bomb
         ]
+
+    def settle(self, balances: Sequence[int]) -> Settlement:
+        """The settlement of the finished game for the two balances before it (R9, R10)."""
+        if not self.finished or self.winner is None:
+            raise GameError("not_finished", "only a finished game is settled")
+        escaper = self.escaped if self.ended_by_escape else None
+        return settle(
+            self.settings,
+            winner=self.winner,
+            loser_cards_left=len(self.hands[1 - self.winner]),
+            bombs=[self.bombs(0), self.bombs(1)],
+            balances=balances,
+            escaper=escaper,
+            escaper_played=escaper is not None and self.has_played(escaper),
+        )
 
     def has_played(self, seat: int) -> bool:
         """Whether the seat has played a card in this game (R10.3)."""
@@ -518,7 +503,7 @@ class Game:
         return [sorted(hand) for hand in hands]
 
     @classmethod
-    def replay(cls, settings: GameSettings, record: dict[str, object]) -> Game:
+    def replay(cls, settings: RoomConfig, record: dict[str, object]) -> Game:
         """Rebuild a game from :meth:`record`; raises :class:`GameError` if the events differ."""
         hands = record["hands"]
         leader = record["leader"]

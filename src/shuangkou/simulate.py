@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .bots import Bot, Seen
-from .game import Action, Game, GameSettings, Pass, Play
+from .config import RoomConfig
+from .game import Action, Game, Pass, Play
 
 __all__ = ["bot_action", "play_game"]
 
@@ -18,7 +19,7 @@ def bot_action(game: Game, bot: Bot) -> Action:
     return Pass(seat) if move is None else Play.move(seat, move)
 
 
-def play_game(settings: GameSettings, bots: Sequence[Bot], seed: int | None = None) -> Game:
+def play_game(settings: RoomConfig, bots: Sequence[Bot], seed: int | None = None) -> Game:
     """Deal a game (seeded when ``seed`` is given) and play it to the end with one bot per seat."""
     game = Game.deal(settings, seed)
     while not game.finished:

@@ -1,0 +1,126 @@
+"""Rules-engine benchmark: medians on random dealt 27-card hands, one core.
+
+    .venv/bin/python bench/bench_rules.py [--hands 300] [--games 300] [--seed 1]
+
+Prints each figure beside its target and, for the move generator, its speed against the
+exhaustive reference on small hands measured in the same run (machines here are noisy,
+so ratios are the figures to compare between runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from shuangkou import DECK, classify, counts_of, hosting_move, legal_moves
+from shuangkou.bots import HostingBot, RandomBot
+from shuangkou.cards import Counts
+from shuangkou.combos import Combo
+from shuangkou.config import load_config
+from shuangkou.simulate import play_game
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from reference import ref_legal_moves
+
+
+def median_us(function: Callable[[], object], repeat: int = 1) -> float:
+    """Median wall time of one call, in microseconds."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1e6
+
+
+def dealt_hands(rng: random.Random, count: int, jokers: int | None = None) -> list[Counts]:
+    """Random 27-card hands from a shuffled double deck (with exactly ``jokers`` if given)."""
+    hands: list[Counts] = []
+    deck = list(DECK)
+    while len(hands) < count:
+        rng.shuffle(deck)
+        hand = deck[:27]
+        if jokers is None or sum(card.rank.is_joker for card in hand) == jokers:
+            hands.append(counts_of(hand))
+    return hands
+
+
+def per_call(label: str, calls: list[Callable[[], object]], target_us: float | None) -> float:
+    """Print and return the median over the calls."""
+    times = [median_us(call) for call in calls]
+    median = statistics.median(times)
+    target = f"(target < {target_us:,.0f} µs)" if target_us else ""
+    print(f"{label:<52} {median:>10,.1f} µs  p90 {statistics.quantiles(times, n=10)[-1]:>9,.1f} µs {target}")
+    return median
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--hands", type=int, default=300)
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    hands = dealt_hands(rng, args.hands)
+    two_jokers = dealt_hands(rng, args.hands, jokers=2)
+    print(f"{len(hands)} random dealt 27-card hands (seed {args.seed}); medians per call\n")
+
+    played: list[Counts] = []
+    tables: list[tuple[Counts, Combo]] = []
+    for index, hand in enumerate(hands):
+        moves = legal_moves(hand)
+        played.append(rng.choice(moves).cards)
+        other = hands[(index + 1) % len(hands)]
+        ordinary = [move for move in legal_moves(other) if not move.is_bomb and move.size <= 6]
+        tables.append((hand, rng.choice(ordinary)))
+
+    per_call("classify a played set", [lambda cards=cards: classify(cards) for cards in played], None)
+    per_call("all lead moves, 27 cards", [lambda hand=hand: legal_moves(hand) for hand in hands], None)
+    lead_two = per_call(
+        "all lead moves, 27 cards holding two jokers",
+        [lambda hand=hand: legal_moves(hand) for hand in two_jokers],
+        2000,
+    )
+    per_call(
+        "all beating moves, typical table (≤ 6 cards)",
+        [lambda hand=hand, table=table: legal_moves(hand, table) for hand, table in tables],
+        None,
+    )
+    per_call(
+        "hosting choice, typical table",
+        [lambda hand=hand, table=table: hosting_move(hand, table) for hand, table in tables],
+        50,
+    )
+
+    small = [counts_of(rng.sample(DECK, 9)) for _ in range(40)]
+    fast = statistics.median(median_us(lambda hand=hand: legal_moves(hand)) for hand in small)
+    slow = statistics.median(median_us(lambda hand=hand: ref_legal_moves(hand)) for hand in small)
+    print(f"{'lead moves, 9 cards: generator vs exhaustive reference':<52} {fast:>10,.1f} µs  "
+          f"vs {slow:,.0f} µs  ({slow / fast:,.0f}× faster)")
+
+    config = load_config("points")
+    start = time.perf_counter()
+    for seed in range(args.games):
+        play_game(config, [HostingBot(), HostingBot()], seed)
+    games_per_second = args.games / (time.perf_counter() - start)
+    print(f"\n{'hosting vs hosting, complete games':<52} {games_per_second:>10,.0f} games/s (target ≥ 300)")
+
+    turns = 0
+    start = time.perf_counter()
+    for seed in range(args.games):
+        game = play_game(config, [RandomBot(seed), RandomBot(seed + 1)], seed)
+        turns += len(game.actions)
+    turns_per_second = turns / (time.perf_counter() - start)
+    print(f"{'uniform random among all legal moves':<52} {turns_per_second:>10,.0f} turns/s (target ≥ 3,000)")
+    print(f"\nlead moves with two jokers: {lead_two / 2000:.2f} of the 2 ms budget")
+
+
+if __name__ == "__main__":
+    main()

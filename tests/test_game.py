@@ -1,0 +1,208 @@
+"""The game state machine (RULES §1-2, R7.1, R10, R11)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from shuangkou.bots import GreedyBot, HostingBot, RandomBot
+from shuangkou.cards import DECK, counts_of
+from shuangkou.config import load_config
+from shuangkou.game import Escape, Game, GameError, HostedTurn, Hosting, Pass, Play, Timeout
+from shuangkou.simulate import play_game
+
+POINTS = load_config("points")
+
+
+def config(**overrides: object):  # type: ignore[no-untyped-def]
+    return load_config("points", overrides)
+
+
+def test_R1_3_deal_27_each_54_unseen_from_108() -> None:
+    game = Game.deal(POINTS, seed=7)
+    assert [len(hand) for hand in game.hands] == [27, 27]
+    assert len(game.unseen) == 54
+    everything = sorted(game.hands[0] + game.hands[1] + list(game.unseen))
+    assert everything == sorted(DECK)
+
+
+def test_R1_4_same_seed_same_game_and_secure_default_differs() -> None:
+    first, second = Game.deal(POINTS, seed=42), Game.deal(POINTS, seed=42)
+    assert first.hands == second.hands and first.flip_card == second.flip_card
+    assert Game.deal(POINTS, seed=43).hands != first.hands
+    unseeded = [Game.deal(POINTS).hands[0] for _ in range(3)]
+    assert unseeded[0] != unseeded[1] or unseeded[1] != unseeded[2]
+
+
+def test_R2_1_flip_card_holder_leads() -> None:
+    for seed in range(20):
+        game = Game.deal(POINTS, seed=seed)
+        assert game.flip_card in game.hands[game.leader]
+        assert game.to_act == game.leader
+
+
+def test_R2_1_winner_variant_previous_winner_leads() -> None:
+    room = config(first_player="winner")
+    leaders = {Game.deal(room, seed=seed, previous_winner=1).leader for seed in range(10)}
+    assert leaders == {1}
+    flipped = Game.deal(room, seed=3)  # a table's first game: flip
+    assert flipped.flip_card in flipped.hands[flipped.leader]
+
+
+def test_R2_2_R2_3_lead_then_follow_must_beat() -> None:
+    game = Game.from_hands(POINTS, ["3 4 5 6 7 9 9", "4 5 6 7 8 10 10 K"], leader=0)
+    events = game.apply(Play.of(0, "3 4 5 6 7"))
+    assert events[0].type == "play" and events[0].combo is not None
+    assert game.to_act == 1
+    with pytest.raises(GameError) as refused:
+        game.apply(Play.of(1, "10 10"))
+    assert refused.value.code == "does_not_beat"
+    events = game.apply(Play.of(1, "4 5 6 7 8"))
+    # seat 0 holds nothing that beats 4-8: auto-pass (R2.6) gives seat 1 the lead
+    assert [event.type for event in events] == ["play", "pass"]
+    assert game.to_act == 1 and game.table is None
+
+
+def test_R2_4_pass_gives_the_lead_to_the_last_player_and_no_pass_on_lead() -> None:
+    game = Game.from_hands(config(auto_pass=False), ["3 9", "4 5"], leader=0)
+    with pytest.raises(GameError) as refused:
+        game.apply(Pass(0))
+    assert refused.value.code == "pass_on_lead"
+    game.apply(Play.of(0, "3"))
+    game.apply(Pass(1))
+    assert game.table is None and game.to_act == 0
+
+
+def test_R2_5_empty_hand_wins_and_nothing_after_the_end() -> None:
+    game = Game.from_hands(POINTS, ["3", "4 5 6"], leader=0)
+    game.apply(Play.of(0, "3"))
+    assert game.finished and game.winner == 0 and game.result == "flat"
+    with pytest.raises(GameError) as refused:
+        game.apply(Play.of(1, "4"))
+    assert refused.value.code == "game_over"
+
+
+def test_R2_6_auto_pass_when_nothing_beats() -> None:
+    game = Game.from_hands(POINTS, ["2 3", "4 5"], leader=0)
+    events = game.apply(Play.of(0, "2"))
+    assert [event.type for event in events] == ["play", "pass"]
+    assert events[1].cause == "auto_pass" and events[1].seat == 1
+    assert game.to_act == 0
+
+
+def test_R2_6_auto_pass_off_waits_for_the_player() -> None:
+    game = Game.from_hands(config(auto_pass=False), ["2 3", "4 5"], leader=0)
+    events = game.apply(Play.of(0, "2"))
+    assert [event.type for event in events] == ["play"]
+    assert game.to_act == 1
+
+
+def test_illegal_actions_raise_and_change_nothing() -> None:
+    game = Game.from_hands(POINTS, ["3 3 4 SJ", "5 6 7"], leader=0)
+    before = (game.view(0), game.view(1), game.seq)
+    cases = [
+        (Play.of(1, "5"), "not_your_turn"),
+        (Play.of(0, "9"), "cards_not_held"),
+        (Play.of(0, "3 3 3"), "cards_not_held"),
+        (Play.of(0, "3 4"), "invalid_combination"),
+        (Play.of(0, "3 3 SJ", "straight"), "invalid_combination"),
+        (Pass(0), "pass_on_lead"),
+        (HostedTurn(0), "not_hosted"),
+        (Play(0, ()), "no_cards"),
+    ]
+    for action, code in cases:
+        with pytest.raises(GameError) as refused:
+            game.apply(action)
+        assert refused.value.code == code, action
+    assert (game.view(0), game.view(1), game.seq) == before
+
+
+def test_R5_4_named_reading_on_lead() -> None:
+    game = Game.from_hands(POINTS, ["3 4 5 SJ SJ BJ 9", "K"], leader=0)
+    events = game.apply(Play.of(0, "3 4 5 SJ SJ BJ", "pair_run"))
+    assert events[0].combo is not None and events[0].combo.kind == "pair_run"
+    assert events[0].combo.top == 5  # not the straight 3-8 it would read as by default
+
+
+def test_R11_3_timeouts_make_the_hosting_move_and_switch_hosting_on() -> None:
+    game = Game.from_hands(config(auto_pass=False), ["3 4 5 6 7 8 9", "10 J Q K A 2 2"], leader=0)
+    events = game.apply(Timeout(0))
+    assert events[0].type == "timeout" and events[0].count == 1
+    assert events[1].type == "play" and events[1].cause == "timeout"
+    assert str(events[1].combo) == "single 3"  # R11.2: the lowest single on a lead
+    game.apply(Timeout(1))
+    game.apply(Timeout(0))
+    assert game.timeouts == [2, 1] and game.hosting == [False, False]
+    game.apply(Timeout(1))
+    events = game.apply(Timeout(0))
+    assert game.timeouts[0] == 3 and game.hosting[0] is True
+    assert events[-1].type == "hosting" and events[-1].cause == "timeout"
+    game.apply(Hosting(0, False))
+    assert game.hosting[0] is False
+
+
+def test_R11_2_hosted_turn_plays_weakest_beating_move() -> None:
+    game = Game.from_hands(POINTS, ["8 8 3", "9 9 Q Q 4444"], leader=0)
+    game.apply(Play.of(0, "8 8"))
+    game.apply(Hosting(1, True))
+    events = game.apply(HostedTurn(1))
+    assert events[0].cause == "hosting" and str(events[0].combo) == "pair 9 9"
+
+
+def test_R10_2_escape_settle_mode_ends_the_game() -> None:
+    game = Game.from_hands(POINTS, ["3 4", "5 6"], leader=0)
+    events = game.apply(Escape(1))
+    assert [event.type for event in events] == ["escape", "end"]
+    assert game.finished and game.result == "escape" and game.winner == 0 and game.escaped == 1
+
+
+def test_R10_1_escape_host_mode_hosts_to_the_end() -> None:
+    game = Game.from_hands(config(escape_mode="host"), ["3 4", "5 6"], leader=0)
+    game.apply(Escape(1))
+    assert not game.finished and game.hosting[1] is True
+    with pytest.raises(GameError) as refused:
+        game.apply(Hosting(1, False))
+    assert refused.value.code == "escaped"
+
+
+def test_views_never_show_the_other_hand() -> None:
+    game = Game.deal(POINTS, seed=5)
+    for seat in (0, 1):
+        view = game.view(seat)
+        assert view["hand"] == [str(card) for card in game.hands[seat]]
+        assert view["cards_left"] == [27, 27]
+        other = [str(card) for card in game.hands[1 - seat]]
+        assert "hand" in view and view["hand"] != other
+        assert all(key != "hands" for key in view)
+    assert "hand" not in game.view(None)
+
+
+def test_from_hands_must_be_drawable_from_one_deck() -> None:
+    with pytest.raises(GameError) as refused:
+        Game.from_hands(POINTS, ["SJ SJ SJ", "3"])
+    assert refused.value.code == "bad_hands"
+    with pytest.raises(GameError):
+        Game.from_hands(POINTS, ["3 3 3 3 3", "3 3 3 3"])  # nine 3s
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32), st.sampled_from(["hosting", "random", "greedy"]))
+def test_replay_reproduces_the_game(seed: int, bot: str) -> None:
+    bots = {"hosting": HostingBot, "greedy": GreedyBot}
+    players = [RandomBot(seed), RandomBot(seed + 1)] if bot == "random" else [bots[bot](), bots[bot]()]
+    game = play_game(POINTS, players, seed)
+    assert game.finished and game.winner is not None
+    again = Game.replay(POINTS, game.record())
+    assert again.view(0) == game.view(0) and again.view(1) == game.view(1)
+    assert [event.to_dict() for event in again.events] == [event.to_dict() for event in game.events]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32))
+def test_cards_are_conserved_through_a_game(seed: int) -> None:
+    game = play_game(POINTS, [RandomBot(seed), GreedyBot()], seed)
+    played = [card for play in game.plays for card in play.cards]
+    held = game.hands[0] + game.hands[1]
+    assert sorted(played + held + list(game.unseen)) == sorted(DECK)
+    assert counts_of(played)[13] + counts_of(held)[13] + counts_of(game.unseen)[13] == 2
