@@ -1,0 +1,1 @@
+"""Migration revisions, oldest first: ``v0001_initial`` creates the schema."""

@@ -1,0 +1,551 @@
+"""The persistence layer (shuangkou.store) on SQLite and, when configured, PostgreSQL.
+
+Every test runs on a fresh SQLite file. With ``SHUANGKOU_TEST_PG_URL`` set to a PostgreSQL
+server URL whose user may create databases (for example
+``postgresql+psycopg://postgres@127.0.0.1:5432/postgres``), every test also runs on
+PostgreSQL: each test module (each xdist worker) creates its own database and drops it at
+the end, and each test gets a fresh schema in it. Without the variable the PostgreSQL
+variants are skipped.
+"""
+
+from __future__ import annotations
+
+import doctest
+import json
+import os
+import random
+import re
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import URL, create_engine, make_url
+
+from shuangkou.store import (
+    EDITIONS,
+    BalanceFloorError,
+    DuplicateActionError,
+    GameStateError,
+    InvalidNameError,
+    Store,
+    UnknownAccountError,
+    UnknownGameError,
+    ZeroSumError,
+    metadata,
+    validate_name,
+)
+
+PG_URL_VARIABLE = "SHUANGKOU_TEST_PG_URL"
+STORAGE_DOC = Path(__file__).resolve().parent.parent / "docs" / "storage.md"
+
+
+def _pg_admin_url() -> URL | None:
+    raw = os.environ.get(PG_URL_VARIABLE)
+    if not raw:
+        return None
+    url = make_url(raw)
+    return url.set(drivername="postgresql+psycopg") if url.drivername == "postgresql" else url
+
+
+@pytest.fixture(scope="module")
+def pg_database() -> Iterator[URL]:
+    """A PostgreSQL database of its own for this module, dropped at the end."""
+    admin_url = _pg_admin_url()
+    if admin_url is None:
+        pytest.skip(f"set {PG_URL_VARIABLE} to run the PostgreSQL variants")
+    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    name = f"shuangkou_test_{uuid.uuid4().hex[:12]}"
+    with admin.connect() as conn:
+        conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    try:
+        yield admin_url.set(database=name)
+    finally:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
+    """The URL of an empty database: a SQLite file, or a fresh schema of the PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'shuangkou.db'}"
+    database: URL = request.getfixturevalue("pg_database")
+    schema = f"test_{uuid.uuid4().hex[:12]}"
+    engine = create_engine(database)
+    with engine.begin() as conn:
+        conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+    engine.dispose()
+    with_schema = database.update_query_dict({"options": f"-csearch_path={schema}"})
+    return with_schema.render_as_string(hide_password=False)
+
+
+@pytest.fixture
+def store(url: str) -> Iterator[Store]:
+    """An open store on an empty database."""
+    with Store(url) as opened:
+        yield opened
+
+
+def _in_threads(count: int, work: Callable[[int], Any]) -> list[Any]:
+    """Run ``work(i)`` for i in range(count) in threads released together; results or exceptions."""
+    barrier = threading.Barrier(count)
+    results: list[Any] = [None] * count
+
+    def run(i: int) -> None:
+        barrier.wait()
+        try:
+            results[i] = work(i)
+        except Exception as error:
+            results[i] = error
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return results
+
+
+def _snapshot(store: Store) -> tuple[Any, ...]:
+    """Everything money-related, to compare before and after a refused request."""
+    return (
+        [(a.id, a.balances) for a in store.list_accounts(1000)],
+        store.ledger(limit=10_000),
+        [store.total(e) for e in EDITIONS],
+    )
+
+
+# ------------------------------------------------------------------------------------------
+# Migrations
+
+
+def test_migrates_from_empty_to_the_declared_schema(store: Store) -> None:
+    with store._engine.connect() as conn:
+        context = MigrationContext.configure(conn, opts={"compare_type": True})
+        assert context.get_current_revision() == "v0001"
+        assert compare_metadata(context, metadata) == []
+
+
+def test_house_accounts_exist_from_the_start_and_reopening_keeps_data(url: str) -> None:
+    with Store.open(url) as store:
+        houses = store.list_accounts()
+        assert [(h.kind, h.balances) for h in houses] == [("house", {"points": 0}), ("house", {"wealth": 0})]
+        assert {store.house_id(e) for e in EDITIONS} == {h.id for h in houses}
+        assert all(h.is_house for h in houses)
+        guest = store.create_guest("Ann", {"points": 5})
+    with Store(url) as again:  # the schema is at head: nothing to migrate, nothing lost
+        assert [a.id for a in again.list_accounts()] == [*(h.id for h in houses), guest.id]
+        assert again.balance(guest.id, "points") == 5
+
+
+def test_stores_opened_concurrently_on_one_database_migrate_once(url: str) -> None:
+    results = _in_threads(4, lambda _: Store(url))
+    try:
+        assert all(isinstance(r, Store) for r in results), results
+        assert len(results[0].list_accounts()) == 2
+    finally:
+        for result in results:
+            if isinstance(result, Store):
+                result.close()
+
+
+# ------------------------------------------------------------------------------------------
+# Accounts and names
+
+
+@pytest.mark.parametrize("name", ["A", "Zhang San", "张三", "x" * 24, "Ann-Marie O'Neil", "🂡 ace"])
+def test_valid_names(name: str) -> None:
+    assert validate_name(name) == name
+
+
+def test_names_are_normalized() -> None:
+    assert validate_name("  Bob\u00a0 ") == "Bob"
+    assert validate_name("e\u0301") == "\u00e9"  # NFC
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("", "empty"),
+        ("   ", "empty"),
+        ("x" * 25, "at most 24"),
+        ("a\tb", "control character (U+0009)"),
+        ("line\nbreak", "control character"),
+        ("nul\x00", "control character"),
+        ("bell\x07", "control character"),
+        ("zero\u200bwidth", "control character (U+200B)"),
+        ("rtl\u202eoverride", "control character"),
+    ],
+)
+def test_invalid_names(name: str, message: str) -> None:
+    with pytest.raises(InvalidNameError, match=re.escape(message)):
+        validate_name(name)
+
+
+def test_create_guest(store: Store) -> None:
+    ann = store.create_guest("  Ann ", {"points": 100, "wealth": 2500})
+    assert ann.name == "Ann" and ann.kind == "guest" and not ann.is_house
+    assert ann.balances == {"points": 100, "wealth": 2500}
+    assert store.get_account(ann.id) == ann
+    bob = store.create_guest("Bob", {"wealth": 10})
+    assert store.get_account(bob.id) is not None
+    assert store.get_account(bob.id).balances == {"points": 0, "wealth": 10}  # type: ignore[union-attr]
+    same_name = store.create_guest("Bob", {})
+    assert same_name.id != bob.id
+    entries = store.ledger(account_id=ann.id)
+    assert sorted((e.edition, e.delta, e.balance_after, e.reason) for e in entries) == [
+        ("points", 100, 100, "initial balance"),
+        ("wealth", 2500, 2500, "initial balance"),
+    ]
+    assert store.ledger(account_id=same_name.id) == []
+    assert store.get_account(999_999) is None
+
+
+def test_create_guest_refusals_change_nothing(store: Store) -> None:
+    before = _snapshot(store)
+    with pytest.raises(InvalidNameError, match="at most 24"):
+        store.create_guest("n" * 30, {"points": 1})
+    with pytest.raises(ValueError, match="unknown edition 'gold'"):
+        store.create_guest("Ann", {"gold": 1})
+    with pytest.raises(ValueError, match="must not be negative"):
+        store.create_guest("Ann", {"points": -1})
+    with pytest.raises(TypeError):
+        store.create_guest("Ann", {"points": 1.5})  # type: ignore[dict-item]
+    assert _snapshot(store) == before
+
+
+def test_list_accounts_pages(store: Store) -> None:
+    made = [store.create_guest(f"p{i}", {"points": i}) for i in range(7)]
+    everyone = store.list_accounts(limit=100)
+    assert [a.id for a in everyone] == sorted(a.id for a in everyone)
+    assert [a.id for a in everyone[2:]] == [a.id for a in made]
+    assert [a.id for a in store.list_accounts(limit=3, offset=4)] == [a.id for a in made[2:5]]
+    assert store.list_accounts(limit=0) == []
+    with pytest.raises(ValueError):
+        store.list_accounts(limit=-1)
+
+
+# ------------------------------------------------------------------------------------------
+# Grants and floors (R9.5)
+
+
+def test_grants_and_deductions(store: Store) -> None:
+    ann = store.create_guest("Ann", {"wealth": 100})
+    entry = store.grant(ann.id, "wealth", 50, "welcome bonus", "op:alice")
+    assert (entry.delta, entry.balance_after, entry.operator, entry.game_id) == (50, 150, "op:alice", None)
+    assert store.grant(ann.id, "wealth", -150, "correction", "op:alice").balance_after == 0
+    assert store.balance(ann.id, "wealth") == 0
+    assert store.ledger(account_id=ann.id)[0] == store.ledger(account_id=ann.id, limit=1)[0]
+    assert store.total("wealth") == store.granted("wealth") == 0
+
+
+def test_a_deduction_never_goes_below_the_floor(store: Store) -> None:
+    ann = store.create_guest("Ann", {"wealth": 100, "points": 10})
+    before = _snapshot(store)
+    with pytest.raises(BalanceFloorError, match="has 100 wealth; a change of -101"):
+        store.grant(ann.id, "wealth", -101, "fine", "op")
+    assert _snapshot(store) == before
+    # Points may go negative when the edition allows it (R9.5) ...
+    assert store.grant(ann.id, "points", -30, "fine", "op", allow_negative=True).balance_after == -20
+    # ... and then a grant without allow_negative may still raise it, but not deduct.
+    with pytest.raises(BalanceFloorError):
+        store.grant(ann.id, "points", -1, "fine", "op")
+    assert store.grant(ann.id, "points", 5, "refund", "op").balance_after == -15
+
+
+def test_grant_refusals(store: Store) -> None:
+    ann = store.create_guest("Ann", {"points": 1})
+    with pytest.raises(UnknownAccountError):
+        store.grant(424242, "points", 1, "x", "op")
+    with pytest.raises(ValueError, match="delta 0"):
+        store.grant(ann.id, "points", 0, "x", "op")
+    with pytest.raises(ValueError, match="unknown edition"):
+        store.grant(ann.id, "coins", 1, "x", "op")
+    with pytest.raises(ValueError, match="operator"):
+        store.grant(ann.id, "points", 1, "x", "")
+    with pytest.raises(ValueError, match="reason"):
+        store.grant(ann.id, "points", 1, " ", "op")
+    house = store.house_id("points")
+    assert store.grant(house, "points", 1000, "float for the house", "op").balance_after == 1000
+
+
+# ------------------------------------------------------------------------------------------
+# Settlement (R9.1, R9.7, R9.9)
+
+
+def test_settlement_is_applied_exactly_once(store: Store) -> None:
+    ann = store.create_guest("Ann", {"wealth": 1000})
+    bob = store.create_guest("Bob", {"wealth": 1000})
+    house = store.house_id("wealth")
+    deltas = {ann.id: 300, bob.id: -320}
+    seats = {ann.id: 0, bob.id: 1}
+    assert store.apply_settlement("game-1", "wealth", deltas, 20, False, "game", seats=seats)
+    assert not store.is_settled("game-2")
+    assert store.is_settled("game-1")
+    after = _snapshot(store)
+    assert not store.apply_settlement("game-1", "wealth", deltas, 20, False, "game", seats=seats)
+    assert not store.apply_settlement("game-1", "wealth", {ann.id: 5, bob.id: -5}, 0, False, "retry")
+    assert _snapshot(store) == after
+    assert store.balance(ann.id, "wealth") == 1300
+    assert store.balance(bob.id, "wealth") == 680
+    assert store.balance(house, "wealth") == 20
+    rows = store.ledger(game_id="game-1")
+    assert sorted((r.account_id, r.delta, r.balance_after, r.seat) for r in rows) == sorted(
+        [(ann.id, 300, 1300, 0), (bob.id, -320, 680, 1), (house, 20, 20, None)]
+    )
+    assert {r.reason for r in rows} == {"game"}
+    assert store.total("wealth") == store.granted("wealth") == 2000
+    assert store.audit() == []
+
+
+def test_settlement_that_is_not_zero_sum_changes_nothing(store: Store) -> None:
+    ann = store.create_guest("Ann", {"points": 100})
+    bob = store.create_guest("Bob", {"points": 100})
+    before = _snapshot(store)
+    with pytest.raises(ZeroSumError, match="players \\+10, house \\+0"):
+        store.apply_settlement("g", "points", {ann.id: 30, bob.id: -20}, 0, True, "game")
+    with pytest.raises(ZeroSumError):
+        store.apply_settlement("g", "points", {ann.id: 30, bob.id: -30}, 5, True, "game")
+    assert _snapshot(store) == before
+    assert not store.is_settled("g")
+    assert store.apply_settlement("g", "points", {ann.id: 30, bob.id: -35}, 5, True, "game")
+
+
+def test_settlement_below_the_floor_changes_nothing_and_can_be_retried(store: Store) -> None:
+    ann = store.create_guest("Ann", {"wealth": 100})
+    bob = store.create_guest("Bob", {"wealth": 50})
+    before = _snapshot(store)
+    with pytest.raises(BalanceFloorError, match=f"account {bob.id} has 50 wealth"):
+        store.apply_settlement("g", "wealth", {ann.id: 80, bob.id: -80}, 0, False, "game")
+    assert _snapshot(store) == before
+    assert not store.is_settled("g")
+    # The caller caps the payment (R9.5) and retries with the same game id.
+    assert store.apply_settlement("g", "wealth", {ann.id: 50, bob.id: -50}, 0, False, "game")
+    assert store.balance(bob.id, "wealth") == 0
+    # With negatives allowed the same shortfall is fine.
+    assert store.apply_settlement("h", "wealth", {ann.id: 10, bob.id: -10}, 0, True, "game")
+    assert store.balance(bob.id, "wealth") == -10
+
+
+def test_settlement_refusals_change_nothing(store: Store) -> None:
+    ann = store.create_guest("Ann", {"points": 10})
+    before = _snapshot(store)
+    with pytest.raises(UnknownAccountError):
+        store.apply_settlement("g", "points", {ann.id: 5, 987_654: -5}, 0, True, "game")
+    with pytest.raises(ValueError, match="house_delta"):
+        store.apply_settlement("g", "points", {store.house_id("points"): 5, ann.id: -5}, 0, True, "x")
+    with pytest.raises(ValueError, match="at least one"):
+        store.apply_settlement("g", "points", {}, 0, True, "game")
+    with pytest.raises(ValueError, match="unknown edition"):
+        store.apply_settlement("g", "gold", {ann.id: 0}, 0, True, "game")
+    with pytest.raises(ValueError, match="game_id"):
+        store.apply_settlement("", "points", {ann.id: 0}, 0, True, "game")
+    assert _snapshot(store) == before
+    assert not store.is_settled("g")
+
+
+def test_concurrent_duplicate_settlements_pay_once(store: Store) -> None:
+    ann = store.create_guest("Ann", {"wealth": 1000})
+    bob = store.create_guest("Bob", {"wealth": 1000})
+    for game in range(3):
+        game_id = f"dup-{game}"
+        results = _in_threads(
+            8,
+            lambda _, game_id=game_id: store.apply_settlement(
+                game_id, "wealth", {ann.id: 100, bob.id: -110}, 10, False, "game"
+            ),
+        )
+        assert sorted(results, key=str) == [False] * 7 + [True], results
+    assert store.balance(ann.id, "wealth") == 1300
+    assert store.balance(bob.id, "wealth") == 670
+    assert store.balance(store.house_id("wealth"), "wealth") == 30
+    assert len(store.ledger(limit=1000)) == 2 + 3 * 3
+    assert store.audit() == []
+
+
+def test_concurrent_settlements_lose_no_update(store: Store) -> None:
+    players = [store.create_guest(f"p{i}", {"points": 1000}) for i in range(4)]
+
+    def play(thread: int) -> int:
+        paid = 0
+        rng = random.Random(thread)
+        for game in range(8):
+            winner, loser = rng.sample(players, 2)
+            amount = rng.randint(1, 50)
+            paid += store.apply_settlement(
+                f"t{thread}-{game}", "points", {winner.id: amount, loser.id: -amount - 1}, 1, True, "game"
+            )
+        return paid
+
+    results = _in_threads(6, play)
+    assert results == [8] * 6
+    assert store.balance(store.house_id("points"), "points") == 48
+    assert store.total("points") == store.granted("points") == 4000
+    assert store.audit() == []
+
+
+def test_totals_only_change_by_grants(store: Store) -> None:
+    rng = random.Random(1234)
+    players = [store.create_guest(f"p{i}", {e: rng.randint(0, 500) for e in EDITIONS}) for i in range(5)]
+    granted = {e: sum(p.balances[e] for p in players) for e in EDITIONS}
+    applied = refused = 0
+    for game in range(120):
+        edition = rng.choice(EDITIONS)
+        allow_negative = edition == "points"
+        winner, loser = rng.sample(players, 2)
+        amount = rng.randint(0, 300)
+        fee = rng.randint(0, 10)
+        try:
+            applied += store.apply_settlement(
+                f"g{game}", edition, {winner.id: amount, loser.id: -amount - fee}, fee, allow_negative, "game"
+            )
+        except BalanceFloorError:
+            refused += 1
+        if game % 10 == 0:
+            delta = rng.randint(-100, 200) or 1
+            try:
+                store.grant(rng.choice(players).id, edition, delta, "random grant", "op")
+                granted[edition] += delta
+            except BalanceFloorError:
+                refused += 1
+        if game % 40 == 0:  # replaying an earlier game changes nothing
+            assert not store.apply_settlement("g0", edition, {winner.id: 1, loser.id: -1}, 0, True, "game")
+    assert applied > 60 and refused > 0
+    for edition in EDITIONS:
+        assert store.total(edition) == store.granted(edition) == granted[edition]
+        if edition == "wealth":
+            assert all(a.balances.get("wealth", 0) >= 0 for a in store.list_accounts(100))
+    assert store.audit() == []
+
+
+# ------------------------------------------------------------------------------------------
+# Ledger listing
+
+
+def test_ledger_listing(store: Store) -> None:
+    ann = store.create_guest("Ann", {"points": 10})
+    bob = store.create_guest("Bob", {"points": 10})
+    for i in range(5):
+        store.apply_settlement(f"g{i}", "points", {ann.id: i, bob.id: -i}, 0, True, f"game {i}")
+    store.grant(bob.id, "points", 7, "gift", "op")
+    everything = store.ledger()
+    assert len(everything) == 2 + 10 + 1
+    assert [e.id for e in everything] == sorted((e.id for e in everything), reverse=True)
+    assert everything[0].reason == "gift" and everything[0].operator == "op"
+    anns = store.ledger(account_id=ann.id)
+    assert [e.balance_after for e in anns] == [20, 16, 13, 11, 10, 10]
+    assert [e.game_id for e in store.ledger(account_id=ann.id, limit=2, offset=1)] == ["g3", "g2"]
+    assert {e.account_id for e in store.ledger(game_id="g2")} == {ann.id, bob.id}
+    assert [e.delta for e in store.ledger(account_id=bob.id, game_id="g4")] == [-4]
+    assert store.ledger(game_id="nope") == []
+    assert all(e.created_at.tzinfo is not None for e in everything)
+
+
+# ------------------------------------------------------------------------------------------
+# Games
+
+
+CONFIG = json.dumps({"edition": "points", "turn_seconds": 20})
+
+
+def test_game_lifecycle_and_restore(url: str) -> None:
+    with Store(url) as store:
+        store.save_game("g1", "room-a", CONFIG)
+        store.save_game("g2", "room-b", CONFIG, json.dumps({"moves": []}))
+        for seq in (0, 2, 1):
+            store.append_action("g1", seq, json.dumps({"seq": seq}))
+        with pytest.raises(DuplicateActionError, match="already has action 1"):
+            store.append_action("g1", 1, json.dumps({"seq": "again"}))
+        store.append_action("g2", 0, "{}")
+        store.save_game("g2", "room-b", CONFIG, json.dumps({"moves": [1]}))
+    # A restart: the running games come back with their actions in order.
+    with Store(url) as store:
+        running = store.running_games()
+        assert [g.game_id for g in running] == ["g1", "g2"]
+        assert [a.seq for a in running[0].actions] == [0, 1, 2]
+        assert [json.loads(a.action_json) for a in running[0].actions] == [{"seq": 0}, {"seq": 1}, {"seq": 2}]
+        assert running[1].record_json == json.dumps({"moves": [1]})
+        assert running[0].status == "running" and running[0].config_json == CONFIG
+
+        assert store.finish_game("g1", json.dumps({"winner": 0}), json.dumps({"net": [10, -10]}))
+        assert not store.finish_game("g1", json.dumps({"winner": 0}), json.dumps({"net": [10, -10]}))
+        finished = store.get_game("g1")
+        assert finished is not None and finished.status == "finished"
+        assert finished.settlement_json == json.dumps({"net": [10, -10]})
+        assert len(finished.actions) == 3
+        assert finished.updated_at >= finished.created_at
+        with pytest.raises(GameStateError, match="g1 is finished; no more actions"):
+            store.append_action("g1", 3, "{}")
+        with pytest.raises(GameStateError, match="cannot become void"):
+            store.void_game("g1", "too late")
+        with pytest.raises(GameStateError, match="can no longer be saved"):
+            store.save_game("g1", "room-a", CONFIG, status="running")
+
+        assert store.void_game("g2", "server shut down")
+        assert not store.void_game("g2", "again")
+        voided = store.get_game("g2")
+        assert voided is not None and (voided.status, voided.void_reason) == ("void", "server shut down")
+        with pytest.raises(GameStateError, match="cannot become finished"):
+            store.finish_game("g2", "{}", "{}")
+        assert store.running_games() == []
+
+
+def test_game_refusals(store: Store) -> None:
+    with pytest.raises(UnknownGameError):
+        store.append_action("ghost", 0, "{}")
+    with pytest.raises(UnknownGameError):
+        store.finish_game("ghost", "{}", "{}")
+    with pytest.raises(UnknownGameError):
+        store.void_game("ghost", "x")
+    assert store.get_game("ghost") is None
+    with pytest.raises(ValueError, match="config_json is not valid JSON"):
+        store.save_game("g", "room", "{not json")
+    with pytest.raises(ValueError, match="unknown game status"):
+        store.save_game("g", "room", CONFIG, status="paused")
+    store.save_game("g", "room", CONFIG)
+    with pytest.raises(ValueError, match="seq must not be negative"):
+        store.append_action("g", -1, "{}")
+    with pytest.raises(ValueError, match="action_json"):
+        store.append_action("g", 0, "")
+    assert store.get_game("g").actions == ()  # type: ignore[union-attr]
+
+
+def test_concurrent_duplicate_actions_store_one(store: Store) -> None:
+    store.save_game("g", "room", CONFIG)
+    results = _in_threads(6, lambda i: store.append_action("g", 0, json.dumps({"thread": i})))
+    assert sum(r is None for r in results) == 1
+    assert all(isinstance(r, DuplicateActionError) for r in results if r is not None)
+    game = store.get_game("g")
+    assert game is not None and len(game.actions) == 1
+
+
+def test_list_games(store: Store) -> None:
+    for i in range(6):
+        store.save_game(f"g{i}", "room", CONFIG)
+    store.finish_game("g1", "{}", "{}")
+    store.void_game("g2", "abandoned")
+    newest_first = [g.game_id for g in store.list_games()]
+    assert newest_first == ["g5", "g4", "g3", "g2", "g1", "g0"]
+    assert [g.game_id for g in store.list_games(limit=2, offset=1)] == ["g4", "g3"]
+    assert [g.game_id for g in store.list_games(status="finished")] == ["g1"]
+    assert all(g.actions == () for g in store.list_games())
+    assert [g.game_id for g in store.running_games()] == ["g0", "g3", "g4", "g5"]
+    assert store.save_game("g6", "room", CONFIG, "{}", status="finished") is None
+    assert store.get_game("g6").status == "finished"  # type: ignore[union-attr]
+
+
+# ------------------------------------------------------------------------------------------
+# Documentation
+
+
+def test_storage_doc_examples() -> None:
+    failures, tried = doctest.testfile(
+        str(STORAGE_DOC), module_relative=False, optionflags=doctest.ELLIPSIS, verbose=False
+    )
+    assert tried > 5 and failures == 0
