@@ -18,12 +18,19 @@ import json
 import random
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import NoReturn, TypeAlias
 
+from tqdm import tqdm
+
+from .bots import BOTS
 from .cards import DECK, Card, CardParseError, format_cards, parse_cards
 from .combos import Combo, InvalidCombination, Kind, beats, bomb_key, classify
+from .config import ConfigError, check_config_main, load_config, parse_override
 from .moves import hosting_move, legal_moves
+from .referee import ScenarioError, referee
 from .rules import Rules, RulesError
+from .simulate import simulate
 
 __all__ = ["COMMANDS", "CommandError", "Parser", "UsageError", "build_parser", "command", "main"]
 
@@ -272,6 +279,116 @@ def run_demo(args: argparse.Namespace) -> int:
     print('Try: shuangkou classify "4 5 6 SJ SJ SJ" --table "3 3 4 4 5 5"')
     print('     shuangkou moves "4 4 9 9 SJ" --table "3 3" --hosting')
     print("     shuangkou --help")
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------
+# check-config, referee, simulate
+
+
+@command
+def add_check_config(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "check-config",
+        help="validate a room configuration file and print it resolved (JSON)",
+        description="Validate a room configuration (a TOML file, or the shipped 'points' or 'wealth') "
+        "and print the resolved configuration as JSON; errors name the file and key (exit 2).",
+    )
+    parser.add_argument("file", metavar="FILE", help="a TOML file, or 'points' / 'wealth'")
+    parser.add_argument("--set", nargs="+", action="extend", default=[], metavar="KEY=VALUE",
+                        help="override keys, e.g. turn_seconds=15 four_joker_bomb=largest")
+    parser.set_defaults(run=run_check_config)
+
+
+def run_check_config(args: argparse.Namespace) -> int:
+    return check_config_main(args.file, _overrides(args.set))
+
+
+def _overrides(assignments: list[str]) -> dict[str, object]:
+    overrides: dict[str, object] = {}
+    for assignment in assignments:
+        try:
+            key, value = parse_override(assignment)
+        except ValueError as error:
+            raise CommandError(f"--set: {error}") from None
+        overrides[key] = value
+    return overrides
+
+
+@command
+def add_referee(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "referee",
+        help="play a scenario (JSON) and print the outcome (JSON)",
+        description="Play the scenario in FILE ('-' for standard input) and print events, result, scoring "
+        "phases and settlement as JSON. An illegal action or invalid scenario prints "
+        '{"error": {...}} and exits 2. Format: docs/referee.md.',
+    )
+    parser.add_argument("scenario", metavar="SCENARIO.json", help="scenario file, or - for standard input")
+    parser.set_defaults(run=run_referee)
+
+
+def run_referee(args: argparse.Namespace) -> int:
+    try:
+        text = sys.stdin.read() if args.scenario == "-" else Path(args.scenario).read_text(encoding="utf-8")
+        data = json.loads(text)
+    except OSError as error:
+        return _scenario_error(ScenarioError("bad_scenario", f"{args.scenario}: {error.strerror}"))
+    except json.JSONDecodeError as error:
+        return _scenario_error(ScenarioError("bad_scenario", f"{args.scenario}: invalid JSON: {error}"))
+    try:
+        _emit(referee(data))
+    except ScenarioError as error:
+        return _scenario_error(error)
+    return EXIT_OK
+
+
+def _scenario_error(error: ScenarioError) -> int:
+    _emit(error.to_dict())
+    print(f"shuangkou referee: {error.message}", file=sys.stderr)
+    return EXIT_ERROR
+
+
+@command
+def add_simulate(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "simulate",
+        help="play many games between bots and report the room's statistics",
+        description="Play N seeded games between two bots (seats swapped every other game) and report "
+        "win rates with 95%% confidence intervals, transfers, result levels, scoring phases, "
+        "escapes and hosting.",
+    )
+    parser.add_argument("--config", default="points", help="room file or shipped name (default points)")
+    parser.add_argument("--set", nargs="+", action="extend", default=[], metavar="KEY=VALUE",
+                        help="override configuration keys")
+    parser.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
+    parser.add_argument("--bots", default="greedy,hosting", help="two of hosting, greedy, random")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--timeout-rate", type=float, default=0.0, help="chance a turn times out")
+    parser.add_argument("--escape-rate", type=float, default=0.0, help="chance a game has an escape")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.set_defaults(run=run_simulate)
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    names = tuple(name.strip() for name in args.bots.split(","))
+    if len(names) != 2 or any(name not in BOTS for name in names):
+        choices = ", ".join(BOTS)
+        raise CommandError(f"--bots: expected two of {choices} separated by a comma, got {args.bots!r}")
+    if args.games < 1 or args.jobs < 1:
+        raise CommandError("--games and --jobs must be at least 1")
+    try:
+        config = load_config(args.config, _overrides(args.set))
+    except ConfigError as error:
+        raise CommandError(str(error)) from None
+    with tqdm(total=args.games, unit="game", file=sys.stderr, disable=None) as bar:
+        report = simulate(config, (names[0], names[1]), args.games, args.seed, args.jobs,
+                          args.timeout_rate, args.escape_rate, bar.update)
+    if args.json:
+        _emit(report.to_dict())
+    else:
+        print(report.to_text())
     return EXIT_OK
 
 

@@ -195,7 +195,7 @@ class Event:
         elif self.type == "hosting":
             data["on"] = self.on
         elif self.type == "deal":
-            data["flip_card"] = format_cards(self.cards)
+            data["flip_card"] = format_cards(self.cards) or None
         elif self.type == "end":
             data["cards_left"] = self.count
         return data

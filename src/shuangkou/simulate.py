@@ -1,14 +1,28 @@
-"""Playing games between bots, and many of them for statistics."""
+"""Playing games between bots, and many of them for a room's statistics.
+
+:func:`simulate` plays N seeded games between two bots (seats swapped every other game)
+under a room configuration and reports what an operator needs to tune the room's economy:
+win rates with 95 % confidence intervals, transfers per game, result levels, scoring
+phases, escapes and hosting. Optional timeouts and escapes make the games behave like
+real tables (R10, R11.3).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+import random
+import statistics
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
 
-from .bots import Bot, Seen
+from .bots import Bot, Seen, make_bot
 from .config import RoomConfig
-from .game import Action, Game, Pass, Play
+from .game import Action, Escape, Game, HostedTurn, Pass, Play, Timeout
+from .scoring import scoring_phase
 
-__all__ = ["bot_action", "play_game"]
+__all__ = ["GameSummary", "Report", "bot_action", "play_game", "simulate", "wilson_interval"]
 
 
 def bot_action(game: Game, bot: Bot) -> Action:
@@ -19,9 +33,210 @@ def bot_action(game: Game, bot: Bot) -> Action:
     return Pass(seat) if move is None else Play.move(seat, move)
 
 
-def play_game(settings: RoomConfig, bots: Sequence[Bot], seed: int | None = None) -> Game:
-    """Deal a game (seeded when ``seed`` is given) and play it to the end with one bot per seat."""
-    game = Game.deal(settings, seed)
+def play_game(
+    config: RoomConfig,
+    bots: Sequence[Bot],
+    seed: int | None = None,
+    timeout_rate: float = 0.0,
+    escape_rate: float = 0.0,
+) -> Game:
+    """Deal a game (seeded when ``seed`` is given) and play it to the end with one bot per
+    seat. Each turn times out with probability ``timeout_rate`` (R11.3); with probability
+    ``escape_rate`` one seat leaves at a random turn (R10). A hosted seat is played by
+    hosting (R11.2)."""
+    game = Game.deal(config, seed)
+    chance = random.Random(seed)
+    escape_turn = chance.randrange(60) if chance.random() < escape_rate else -1
+    turn = 0
     while not game.finished:
-        game.apply(bot_action(game, bots[game.to_act]))
+        seat = game.to_act
+        if turn == escape_turn and game.escaped is None:
+            game.apply(Escape(seat))
+        elif game.hosting[seat]:
+            game.apply(HostedTurn(seat))
+        elif chance.random() < timeout_rate:
+            game.apply(Timeout(seat))
+        else:
+            game.apply(bot_action(game, bots[seat]))
+        turn += 1
     return game
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """One simulated game, from the bots' point of view (index into the bot list)."""
+
+    winner: int
+    result: str
+    deltas: tuple[int, int]
+    house: int
+    phases: tuple[int, int]
+    timeouts: int
+    hosting_on: int
+    escapes: int
+
+
+def _play_one(
+    config: RoomConfig, names: tuple[str, str], seed: int, timeout_rate: float, escape_rate: float
+) -> GameSummary:
+    swapped = seed % 2 == 1  # bot k sits in seat k, or in seat 1 - k on odd games
+    bots = [make_bot(names[1 if swapped else 0], seed), make_bot(names[0 if swapped else 1], seed + 1)]
+    game = play_game(config, bots, seed, timeout_rate, escape_rate)
+    settlement = game.settle((config.starting_balance, config.starting_balance))
+    seat_of = (1, 0) if swapped else (0, 1)
+    assert game.winner is not None and game.result is not None
+    return GameSummary(
+        winner=seat_of.index(game.winner),
+        result=game.result,
+        deltas=(settlement.deltas[seat_of[0]], settlement.deltas[seat_of[1]]),
+        house=settlement.house,
+        phases=(
+            scoring_phase(game.bombs(seat_of[0]), config).phase,
+            scoring_phase(game.bombs(seat_of[1]), config).phase,
+        ),
+        timeouts=sum(game.timeouts),
+        hosting_on=sum(1 for event in game.events if event.type == "hosting" and event.on),
+        escapes=int(game.escaped is not None),
+    )
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95 % for z = 1.96)."""
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    margin = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - margin), min(1.0, centre + margin))
+
+
+@dataclass(frozen=True, slots=True)
+class BotStats:
+    """One bot's figures over a simulation."""
+
+    bot: str
+    wins: int
+    win_rate: float
+    win_rate_95: tuple[float, float]
+    mean_delta: float
+    stdev_delta: float
+    scoring_phases: dict[str, float]
+
+
+@dataclass
+class Report:
+    """Statistics of a simulation."""
+
+    config: str
+    bots: tuple[str, str]
+    games: list[GameSummary] = field(default_factory=list)
+
+    def bot_stats(self) -> list[BotStats]:
+        """Win rate (with its 95 % Wilson interval), transfers and scoring phases per bot."""
+        count = len(self.games)
+        stats = []
+        for k, name in enumerate(self.bots):
+            wins = sum(1 for game in self.games if game.winner == k)
+            deltas = [game.deltas[k] for game in self.games]
+            low, high = wilson_interval(wins, count)
+            stats.append(BotStats(
+                bot=name,
+                wins=wins,
+                win_rate=wins / count if count else 0.0,
+                win_rate_95=(round(low, 4), round(high, 4)),
+                mean_delta=statistics.fmean(deltas) if deltas else 0.0,
+                stdev_delta=statistics.stdev(deltas) if count > 1 else 0.0,
+                scoring_phases=_frequencies(game.phases[k] for game in self.games),
+            ))
+        return stats
+
+    def to_dict(self) -> dict[str, object]:
+        """The report as JSON-ready data."""
+        count = len(self.games)
+        transfers = [abs(game.deltas[0]) for game in self.games]
+        return {
+            "config": self.config,
+            "games": count,
+            "bots": [asdict(stats) for stats in self.bot_stats()],
+            "mean_transfer": statistics.fmean(transfers) if transfers else 0.0,
+            "stdev_transfer": statistics.stdev(transfers) if count > 1 else 0.0,
+            "max_transfer": max(transfers, default=0),
+            "house_total": sum(game.house for game in self.games),
+            "results": _frequencies(game.result for game in self.games),
+            "escapes": sum(game.escapes for game in self.games),
+            "timeouts": sum(game.timeouts for game in self.games),
+            "hosting_switched_on": sum(game.hosting_on for game in self.games),
+        }
+
+    def to_text(self) -> str:
+        """A short human-readable report."""
+        data = self.to_dict()
+        lines = [f"{len(self.games)} games, room {self.config!r}"]
+        for bot in self.bot_stats():
+            low, high = bot.win_rate_95
+            lines.append(
+                f"  {bot.bot:<8} wins {bot.win_rate:6.1%} (95% CI {low:.1%}-{high:.1%}), "
+                f"mean {bot.mean_delta:+,.1f} ± {bot.stdev_delta:,.1f} per game"
+            )
+            phases = ", ".join(f"{phase}: {share:.1%}" for phase, share in bot.scoring_phases.items())
+            lines.append(f"           scoring phases {phases}")
+        results = _frequencies(game.result for game in self.games)
+        lines.append("  results: " + ", ".join(f"{name} {share:.1%}" for name, share in results.items()))
+        lines.append(
+            f"  transfer per game: mean {data['mean_transfer']:,.1f}, stdev {data['stdev_transfer']:,.1f}, "
+            f"max {data['max_transfer']:,}; house took {data['house_total']:,}"
+        )
+        lines.append(
+            f"  escapes {data['escapes']}, timeouts {data['timeouts']}, "
+            f"hosting switched on {data['hosting_switched_on']} times"
+        )
+        return "\n".join(lines)
+
+
+def _frequencies(values: Iterator[object] | Sequence[object]) -> dict[str, float]:
+    counts = Counter(str(value) for value in values)
+    total = sum(counts.values())
+    return {key: counts[key] / total for key in sorted(counts, key=_natural)}
+
+
+def _natural(key: str) -> tuple[int, str]:
+    return (int(key), "") if key.isdigit() else (1 << 30, key)
+
+
+def _play_chunk(args: tuple[RoomConfig, tuple[str, str], list[int], float, float]) -> list[GameSummary]:
+    config, names, seeds, timeout_rate, escape_rate = args
+    return [_play_one(config, names, seed, timeout_rate, escape_rate) for seed in seeds]
+
+
+def simulate(
+    config: RoomConfig,
+    bots: tuple[str, str],
+    games: int,
+    seed: int = 0,
+    jobs: int = 1,
+    timeout_rate: float = 0.0,
+    escape_rate: float = 0.0,
+    progress: Callable[[int], object] | None = None,
+) -> Report:
+    """Play ``games`` games with seeds ``seed``, ``seed + 1``, … and collect a report.
+    ``progress`` is called with the number of games finished in each step."""
+    for name in bots:
+        make_bot(name)  # fails early on an unknown name
+    report = Report(config.name, bots)
+    seeds = list(range(seed, seed + games))
+    chunk = 50
+    chunks = [(config, bots, seeds[i : i + chunk], timeout_rate, escape_rate) for i in range(0, games, chunk)]
+    if jobs <= 1:
+        results: Iterator[list[GameSummary]] = map(_play_chunk, chunks)
+        for summaries in results:
+            report.games.extend(summaries)
+            if progress:
+                progress(len(summaries))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for summaries in pool.map(_play_chunk, chunks):
+                report.games.extend(summaries)
+                if progress:
+                    progress(len(summaries))
+    return report

@@ -1,0 +1,129 @@
+"""The referee: play a scenario (JSON in) and report the outcome (JSON out).
+
+A conformance interface for other implementations and for rule disputes; the format is
+documented in ``docs/referee.md``. Automatic actions are the referee's own: auto-pass
+(R2.6) comes from the game, and the moves of a hosted seat (R11.2) are made by the
+referee as soon as it is that seat's turn.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from .config import ConfigError, RoomConfig, load_config
+from .game import Game, GameError, HostedTurn, action_from_dict
+from .scoring import scoring_phase
+
+__all__ = ["Scenario", "ScenarioError", "referee"]
+
+
+class ScenarioError(ValueError):
+    """A scenario that cannot be played; ``action`` is the index of the action at fault."""
+
+    def __init__(self, code: str, message: str, action: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.action = action
+
+    def to_dict(self) -> dict[str, object]:
+        """``{"error": {"action": INDEX, "code": ..., "message": ...}}`` (no action for a bad scenario)."""
+        error: dict[str, object] = {"code": self.code, "message": self.message}
+        if self.action is not None:
+            error = {"action": self.action, **error}
+        return {"error": error}
+
+
+class Scenario(BaseModel):
+    """A scenario: room configuration, balances, hands or seed, leader, actions."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    config: str = "points"
+    overrides: dict[str, Any] = Field(default_factory=dict)
+    balances: tuple[int, int] | None = None
+    hands: tuple[str, str] | None = None
+    seed: int | None = None
+    leader: int = Field(default=0, ge=0, le=1)
+    actions: list[dict[str, Any]] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _hands_or_seed(self) -> Scenario:
+        if self.hands is None and self.seed is None:
+            raise ValueError("give either 'hands' (two card strings) or 'seed' (a dealt game)")
+        if self.hands is not None and self.seed is not None:
+            raise ValueError("give 'hands' or 'seed', not both")
+        return self
+
+
+def referee(data: object) -> dict[str, object]:
+    """Play the scenario ``data`` (parsed JSON) and return the outcome.
+
+    Raises :class:`ScenarioError` for an invalid scenario or an illegal action.
+    """
+    try:
+        scenario = Scenario.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "scenario"
+        raise ScenarioError("bad_scenario", f"{where}: {first['msg']}") from None
+    try:
+        config = load_config(scenario.config, scenario.overrides)
+    except ConfigError as error:
+        raise ScenarioError("bad_config", str(error)) from None
+    except (OSError, ValueError) as error:
+        raise ScenarioError("bad_config", str(error)) from None
+    game = _start(scenario, config)
+    _host(game)
+    for index, data_action in enumerate(scenario.actions):
+        try:
+            game.apply(action_from_dict(data_action))
+            _host(game)
+        except GameError as error:
+            raise ScenarioError(error.code, error.message, index) from None
+    return _outcome(game, config, scenario)
+
+
+def _start(scenario: Scenario, config: RoomConfig) -> Game:
+    try:
+        if scenario.hands is not None:
+            return Game.from_hands(config, list(scenario.hands), scenario.leader)
+        return Game.deal(config, scenario.seed)
+    except GameError as error:
+        raise ScenarioError(error.code, error.message) from None
+    except ValueError as error:
+        raise ScenarioError("unknown_card", f"hands: {error}") from None
+
+
+def _host(game: Game) -> None:
+    """Make the moves of hosted seats while it is their turn."""
+    while not game.finished and game.hosting[game.to_act]:
+        game.apply(HostedTurn(game.to_act))
+
+
+def _outcome(game: Game, config: RoomConfig, scenario: Scenario) -> dict[str, object]:
+    balances = scenario.balances or (config.starting_balance, config.starting_balance)
+    phases = [scoring_phase(game.bombs(seat), config).phase for seat in (0, 1)]
+    outcome: dict[str, object] = {
+        "events": [event.to_dict() for event in game.events],
+        "finished": game.finished,
+        "winner": game.winner,
+        "result": game.result,
+        "cards_left": [len(hand) for hand in game.hands],
+        "scoring_phase": phases,
+        "settlement": None,
+        "deltas": None,
+        "house": None,
+        "balances_after": None,
+    }
+    if game.finished:
+        settlement = game.settle(balances)
+        outcome.update(
+            settlement=settlement.to_dict(),
+            deltas=list(settlement.deltas),
+            house=settlement.house,
+            balances_after=list(settlement.balances_after),
+        )
+    return outcome
