@@ -392,5 +392,58 @@ def run_simulate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# ---------------------------------------------------------------------------
+# serve
+
+
+@command
+def add_serve(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="run the game server (web client, WebSocket protocol, HTTP API)",
+        description="Run the game server: the shipped rooms (or every *.toml in --rooms), SQLite in the "
+        "data directory (or --database-url), listening on localhost.",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--data-dir", default="data", help="SQLite database and session secret (default ./data)")
+    parser.add_argument("--database-url", help="SQLAlchemy URL, e.g. postgresql+psycopg://user@host/db")
+    parser.add_argument("--rooms", metavar="DIR", help="directory of room files (*.toml); default: shipped rooms")
+    parser.add_argument("--operator-token", help="token for the operator API (default: $SHUANGKOU_OPERATOR_TOKEN)")
+    parser.add_argument("--bot-delay", type=float, default=0.6, help="seconds before a bot or hosting move")
+    parser.set_defaults(run=run_serve)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    import os
+
+    import uvicorn
+
+    from .server.app import ServerSettings, configure_logging, create_app
+
+    data_dir = Path(args.data_dir)
+    rooms = Path(args.rooms) if args.rooms else None
+    if rooms is not None and not rooms.is_dir():
+        raise CommandError(f"--rooms: {rooms} is not a directory")
+    settings = ServerSettings(
+        database_url=args.database_url or f"sqlite:///{data_dir / 'shuangkou.db'}",
+        rooms_dir=rooms,
+        data_dir=data_dir,
+        operator_token=args.operator_token or os.environ.get("SHUANGKOU_OPERATOR_TOKEN"),
+        bot_delay=args.bot_delay,
+    )
+    configure_logging()
+    print(f"Shuangkou is running at http://{args.host}:{args.port}/  (Ctrl+C stops it)", flush=True)
+    uvicorn.run(
+        create_app(settings),
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws_max_size=65536,
+        timeout_graceful_shutdown=5,
+    )
+    return EXIT_OK
+
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -40,7 +40,7 @@ __all__ = [
     "action_from_dict",
 ]
 
-Cause = Literal["player", "auto_pass", "timeout", "hosting", "escape"]
+Cause = Literal["player", "auto_pass", "timeout", "hosting", "escape", "disconnect"]
 
 
 class GameError(ValueError):
@@ -100,10 +100,12 @@ class HostedTurn:
 
 @dataclass(frozen=True, slots=True)
 class Hosting:
-    """Switch hosting on or off for a seat (R11.2)."""
+    """Switch hosting on or off for a seat (R11.2): by the player, or on because the
+    player's connection dropped (R11.5)."""
 
     seat: int
     on: bool
+    cause: Literal["player", "disconnect"] = "player"
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +132,8 @@ def action_to_dict(action: Action) -> dict[str, object]:
     if isinstance(action, HostedTurn):
         return {"seat": action.seat, "hosted_turn": True}
     if isinstance(action, Hosting):
+        if action.cause != "player":
+            return {"seat": action.seat, "hosting": action.on, "cause": action.cause}
         return {"seat": action.seat, "hosting": action.on}
     return {"seat": action.seat, "escape": True}
 
@@ -157,6 +161,11 @@ def action_from_dict(data: dict[str, object]) -> Action:
     if data.get("hosted_turn") is True:
         return HostedTurn(seat)
     if isinstance(data.get("hosting"), bool):
+        cause = data.get("cause", "player")
+        if cause == "disconnect":
+            return Hosting(seat, bool(data["hosting"]), "disconnect")
+        if cause != "player":
+            raise GameError("bad_action", f"hosting cause must be 'player' or 'disconnect', not {cause!r}")
         return Hosting(seat, bool(data["hosting"]))
     if data.get("escape") is True:
         return Escape(seat)
@@ -439,7 +448,7 @@ class Game:
             raise GameError("escaped", f"seat {action.seat} has left; hosting stays on (R10.1)")
         if self.hosting[action.seat] != action.on:
             self.hosting[action.seat] = action.on
-            self.events.append(Event("hosting", action.seat, "player", on=action.on))
+            self.events.append(Event("hosting", action.seat, action.cause, on=action.on))
 
     def _escape(self, seat: int) -> None:
         if self.escaped is not None:

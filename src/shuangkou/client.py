@@ -1,0 +1,162 @@
+"""A small asynchronous client of the game server, for bots, load tests and tests.
+
+    client = await Client.guest("http://127.0.0.1:8000", "Ana")
+    await client.connect()
+    await client.join("points", opponent="bot")
+    await client.ready()
+    state = await client.until(lambda table: table["phase"] == "playing")
+
+It keeps the latest table view (``client.table``) from every ``state`` message, and the
+other messages in ``client.inbox`` for inspection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import urllib.request
+from collections.abc import Callable
+from typing import Any
+
+import websockets
+from websockets.asyncio.client import ClientConnection
+
+__all__ = ["Client", "ClientError"]
+
+
+class ClientError(RuntimeError):
+    """The server answered with an error message, or never answered."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class Client:
+    """One player's connection to a server."""
+
+    def __init__(self, base_url: str, token: str, account: dict[str, Any]) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+        self.account = account
+        self.socket: ClientConnection | None = None
+        self.table: dict[str, Any] | None = None
+        self.events: list[dict[str, Any]] = []
+        self.inbox: list[dict[str, Any]] = []
+
+    @classmethod
+    async def guest(cls, base_url: str, name: str) -> Client:
+        """Create a guest account and return a client holding its session token."""
+        data = await asyncio.to_thread(_post_json, f"{base_url.rstrip('/')}/api/guest", {"name": name})
+        return cls(base_url, data["token"], data["account"])
+
+    async def connect(self) -> dict[str, Any]:
+        """Open the WebSocket and return the welcome message (or raise the refusal)."""
+        url = self.base_url.replace("http", "ws", 1) + f"/ws?token={self.token}"
+        self.socket = await websockets.connect(url, max_size=2**22)
+        first = await self.receive()
+        if first["type"] == "error":
+            raise ClientError(first["code"], first["message"])
+        return first
+
+    async def close(self) -> None:
+        """Close the WebSocket."""
+        if self.socket is not None:
+            await self.socket.close()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Send one message."""
+        assert self.socket is not None, "connect() first"
+        await self.socket.send(json.dumps(message))
+
+    async def receive(self, timeout: float = 10.0) -> dict[str, Any]:
+        """The next message; ``state`` messages also update :attr:`table`."""
+        assert self.socket is not None, "connect() first"
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(self.socket.recv(), timeout))
+        if message["type"] == "state":
+            self.table = message["table"]
+            self.events.extend(message["events"])
+        else:
+            self.inbox.append(message)
+        return message
+
+    async def expect(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+        """Receive until a message of type ``kind``; an error message raises :class:`ClientError`."""
+        deadline = time.monotonic() + timeout
+        while True:
+            message = await self.receive(max(0.01, deadline - time.monotonic()))
+            if message["type"] == kind:
+                return message
+            if message["type"] == "error" and kind != "error":
+                raise ClientError(message["code"], message["message"])
+
+    async def until(self, condition: Callable[[dict[str, Any]], bool], timeout: float = 10.0) -> dict[str, Any]:
+        """Receive until the table view satisfies ``condition``; returns that view."""
+        deadline = time.monotonic() + timeout
+        while self.table is None or not condition(self.table):
+            message = await self.receive(max(0.01, deadline - time.monotonic()))
+            if message["type"] == "error":
+                raise ClientError(message["code"], message["message"])
+        return self.table
+
+    # -- the messages of docs/protocol.md ---------------------------------------------
+
+    async def join(self, room: str | None = None, opponent: str = "human", table: str | None = None) -> None:
+        """Sit down: quick match, against a bot, a private invite table, or a table by id."""
+        message: dict[str, Any] = {"type": "join", "opponent": opponent}
+        if room is not None:
+            message["room"] = room
+        if table is not None:
+            message["table"] = table
+        await self.send(message)
+
+    async def ready(self) -> None:
+        """Ready for the next game."""
+        await self.send({"type": "ready"})
+
+    async def play(self, cards: str, reading: str | None = None) -> None:
+        """Play cards against the current state."""
+        message: dict[str, Any] = {"type": "play", "seq": self.seq, "cards": cards}
+        if reading is not None:
+            message["as"] = reading
+        await self.send(message)
+
+    async def pass_turn(self) -> None:
+        """Pass against the current state."""
+        await self.send({"type": "pass", "seq": self.seq})
+
+    async def hint(self) -> list[dict[str, Any]]:
+        """The legal moves, weakest first."""
+        await self.send({"type": "hint"})
+        moves: list[dict[str, Any]] = (await self.expect("hint"))["moves"]
+        return moves
+
+    async def hosting(self, on: bool) -> None:
+        """Switch hosting on or off."""
+        await self.send({"type": "hosting", "on": on})
+
+    async def leave(self) -> None:
+        """Leave the table (an escape during a game)."""
+        await self.send({"type": "leave"})
+
+    @property
+    def seq(self) -> int:
+        """The state number of the latest view."""
+        return int(self.table["seq"]) if self.table else 0
+
+    @property
+    def my_turn(self) -> bool:
+        """Whether the latest view says it is this client's turn."""
+        table = self.table
+        return bool(table and table["phase"] == "playing" and table["game"]["to_act"] == table["you"])
+
+
+def _post_json(url: str, data: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        url, data=json.dumps(data).encode(), headers={"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        result: dict[str, Any] = json.loads(response.read())
+    return result

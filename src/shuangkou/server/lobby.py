@@ -1,0 +1,222 @@
+"""The lobby: rooms loaded from configuration files, tables, matchmaking, restore."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from ..bots import GreedyBot
+from ..config import ConfigError, load_config
+from ..store import Account, Store
+from .connection import Connection
+from .tables import Room, Services, Table, TableFull
+
+__all__ = ["SHIPPED_ROOMS", "Lobby", "LobbyError"]
+
+log = logging.getLogger("shuangkou.lobby")
+SHIPPED_ROOMS = ("points", "wealth")
+
+
+class LobbyError(Exception):
+    """A join or operator request the lobby refuses; ``code`` is stable."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Lobby:
+    """Rooms and their tables. Runs in the server's event loop."""
+
+    def __init__(
+        self,
+        store: Store,
+        run_db: Callable[[Callable[[], Any]], Awaitable[Any]],
+        rooms_dir: Path | None,
+        bot_delay: float,
+    ) -> None:
+        self.store = store
+        self.run_db = run_db
+        self.rooms_dir = rooms_dir
+        self.rooms: dict[str, Room] = {}
+        self.tables: dict[str, Table] = {}
+        self.seated: dict[int, Table] = {}
+        self.lock = asyncio.Lock()
+        self.accepting = True
+        self.services = Services(
+            store=store,
+            run_db=run_db,
+            bot_delay=bot_delay,
+            on_seated=self._on_seated,
+            on_unseated=self._on_unseated,
+            on_empty=self._on_empty,
+        )
+        self.reload_rooms()
+
+    # -- rooms ------------------------------------------------------------------------
+
+    def _room_files(self) -> dict[str, str]:
+        if self.rooms_dir is None:
+            return {name: name for name in SHIPPED_ROOMS}
+        return {path.stem: str(path) for path in sorted(self.rooms_dir.glob("*.toml"))}
+
+    def reload_rooms(self) -> dict[str, Any]:
+        """(Re)load every room file: new rooms open, changed ones apply to new games only,
+        removed ones close. An invalid file leaves its room as it was and is reported."""
+        loaded, errors = [], {}
+        files = self._room_files()
+        for name, source in files.items():
+            try:
+                config = load_config(source)
+            except (ConfigError, OSError) as problem:
+                errors[name] = str(problem)
+                continue
+            room = self.rooms.get(name)
+            if room is None:
+                self.rooms[name] = Room(name, config, source)
+            else:
+                room.config, room.source, room.open = config, source, True
+            loaded.append(name)
+        for name, room in self.rooms.items():
+            if name not in files:
+                room.open = False
+        if not self.rooms:
+            raise LobbyError("no_rooms", f"no valid room configuration: {errors}")
+        log.info("rooms loaded", extra={"rooms": loaded, "errors": errors})
+        return {"loaded": loaded, "errors": errors}
+
+    def close_room(self, name: str) -> None:
+        """Stop seating in a room; games in progress finish."""
+        self.room(name).open = False
+
+    def room(self, name: str) -> Room:
+        """The room called ``name``."""
+        room = self.rooms.get(name)
+        if room is None:
+            raise LobbyError("unknown_room", f"no room {name!r}; rooms: {', '.join(self.rooms)}")
+        return room
+
+    def summary(self) -> list[dict[str, Any]]:
+        """The rooms as the lobby shows them, with players seated."""
+        players: dict[str, int] = {}
+        for table in self.tables.values():
+            players[table.room.name] = players.get(table.room.name, 0) + len(table.accounts())
+        return [room.summary(players.get(name, 0)) for name, room in self.rooms.items()]
+
+    def starting_balances(self) -> dict[str, int]:
+        """Balances of a new guest: each edition's starting balance (the first room of it)."""
+        balances: dict[str, int] = {}
+        for room in self.rooms.values():
+            balances.setdefault(room.config.edition, room.config.starting_balance)
+        for edition in SHIPPED_ROOMS:
+            balances.setdefault(edition, load_config(edition).starting_balance)
+        return balances
+
+    # -- seating ----------------------------------------------------------------------
+
+    async def join(
+        self, account: Account, connection: Connection, room_name: str | None, table_id: str | None,
+        opponent: str,
+    ) -> Table:
+        """Seat the account: at the table ``table_id`` (an invite), against a bot, or by
+        quick match with the next player of the room."""
+        if not self.accepting:
+            raise LobbyError("shutting_down", "the server is shutting down")
+        async with self.lock:
+            if account.id in self.seated:
+                raise LobbyError("already_seated", "you are already seated at a table")
+            if table_id is not None:
+                table = self.tables.get(table_id)
+                if table is None:
+                    raise LobbyError("unknown_table", f"no table {table_id!r}")
+                return await self._sit(table, account, connection)
+            if room_name is None:
+                raise LobbyError("bad_message", "join needs 'room' or 'table'")
+            room = self.room(room_name)
+            if not room.open:
+                raise LobbyError("room_closed", f"room {room_name!r} is closed")
+            balance = await self.run_db(lambda: self.store.balance(account.id, room.config.edition))
+            if not room.config.can_sit(balance):
+                needed = room.config.levels[0].needed
+                raise LobbyError("below_entry", f"room {room_name!r} needs a balance of at least {needed} (R9.4)")
+            if opponent == "bot":
+                table = self._new_table(room)
+                await self._sit(table, account, connection)
+                bot = await self.run_db(lambda: self.store.create_guest("Bot", self.starting_balances()))
+                await table.request("sit", bot, None, GreedyBot())
+                return table
+            if opponent == "invite":
+                table = self._new_table(room)
+                table.private = True
+                return await self._sit(table, account, connection)
+            waiting = next(
+                (t for t in self.tables.values() if t.room is room and t.free_seats == 1 and t.invite_open()),
+                None,
+            )
+            return await self._sit(waiting or self._new_table(room), account, connection)
+
+    async def _sit(self, table: Table, account: Account, connection: Connection) -> Table:
+        try:
+            await table.request("sit", account, connection)
+        except TableFull as problem:
+            raise LobbyError("table_full", str(problem)) from None
+        return table
+
+    def _new_table(self, room: Room) -> Table:
+        table = Table(secrets.token_urlsafe(8), room, self.services)
+        self.tables[table.id] = table
+        table.start()
+        return table
+
+    def _on_seated(self, account: int, table: Table) -> None:
+        self.seated[account] = table
+
+    def _on_unseated(self, account: int, table: Table) -> None:
+        if self.seated.get(account) is table:
+            del self.seated[account]
+
+    def _on_empty(self, table: Table) -> None:
+        self.tables.pop(table.id, None)
+        for account, seated in list(self.seated.items()):
+            if seated is table:
+                del self.seated[account]
+
+    # -- restart and shutdown -------------------------------------------------------------
+
+    async def restore(self) -> tuple[int, int]:
+        """Restore the games left running by a stop or crash; void those that cannot be.
+        Returns (restored, voided)."""
+        restored = voided = 0
+        for stored in await self.run_db(self.store.running_games):
+            room = self.rooms.get(stored.room)
+            table = Table(secrets.token_urlsafe(8), room or Room(stored.room, load_config("points"), "?", False),
+                          self.services)
+            try:
+                if room is None:
+                    raise LobbyError("unknown_room", f"room {stored.room!r} no longer exists")
+                self.tables[table.id] = table
+                table.start()
+                await table.request("restore", stored)
+                restored += 1
+            except Exception as problem:  # anything that stops a replay voids the game
+                reason = f"not restorable: {problem}"
+                log.warning("game voided", extra={"game": stored.game_id, "reason": reason})
+                await self.run_db(partial(self.store.void_game, stored.game_id, reason))
+                if table.task is not None:
+                    await table.stop()
+                self._on_empty(table)
+                voided += 1
+        return restored, voided
+
+    async def shutdown(self) -> None:
+        """Stop seating, stop every table (running games stay persisted for restore)."""
+        self.accepting = False
+        for room in self.rooms.values():
+            room.open = False
+        await asyncio.gather(*(table.stop() for table in list(self.tables.values())))

@@ -1,0 +1,50 @@
+"""Prometheus metrics of the server (served at ``/metrics``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+
+__all__ = ["METRICS", "Metrics"]
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """The server's metrics, in their own registry."""
+
+    registry: CollectorRegistry
+    connections: Gauge
+    tables: Gauge
+    actions: Counter
+    action_latency: Histogram
+    games: Counter
+    settlements: Counter
+    hosting: Counter
+    errors: Counter
+
+    @classmethod
+    def create(cls) -> Metrics:
+        """A fresh set of metrics."""
+        registry = CollectorRegistry()
+        return cls(
+            registry=registry,
+            connections=Gauge("shuangkou_connections", "Open WebSocket connections", registry=registry),
+            tables=Gauge("shuangkou_tables", "Tables with a running task", registry=registry),
+            actions=Counter("shuangkou_actions", "Game actions applied", registry=registry),
+            action_latency=Histogram(
+                "shuangkou_action_seconds",
+                "Time to handle a client message at its table",
+                buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+                registry=registry,
+            ),
+            games=Counter("shuangkou_games", "Games started", registry=registry),
+            settlements=Counter("shuangkou_settlements", "Games settled", registry=registry),
+            hosting=Counter(
+                "shuangkou_hosting_activations", "Hosting switched on, by cause", ["cause"], registry=registry
+            ),
+            errors=Counter("shuangkou_errors", "Refused messages and failures, by code", ["code"], registry=registry),
+        )
+
+
+METRICS = Metrics.create()

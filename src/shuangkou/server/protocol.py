@@ -1,0 +1,210 @@
+"""The WebSocket protocol: one JSON object per frame, each with a ``type``.
+
+Client messages are validated here (pydantic); server messages are typed dictionaries
+built by the tables. ``docs/protocol.md`` documents both, and
+``shuangkou protocol-schema`` prints the JSON Schema of every message.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, TypedDict
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+__all__ = [
+    "MAX_FRAME_BYTES",
+    "ClientMessage",
+    "ErrorMessage",
+    "ProtocolError",
+    "error",
+    "parse_client_message",
+    "schemas",
+]
+
+MAX_FRAME_BYTES = 8192
+
+
+class ProtocolError(ValueError):
+    """A message the server refuses; ``code`` is stable for programs."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class JoinMessage(_Message):
+    """Sit down in a room: quick match (``opponent`` "human"), against a bot ("bot"), or
+    at a new private table to share as an invite link ("invite"); or at a table by its id."""
+
+    type: Literal["join"]
+    room: str | None = Field(default=None, max_length=64)
+    table: str | None = Field(default=None, max_length=64)
+    opponent: Literal["human", "bot", "invite"] = "human"
+
+
+class WatchMessage(_Message):
+    """Watch a table as a spectator (public view only)."""
+
+    type: Literal["watch"]
+    table: str = Field(max_length=64)
+
+
+class ReadyMessage(_Message):
+    """Ready for the next game (R11.4)."""
+
+    type: Literal["ready"]
+
+
+class PlayMessage(_Message):
+    """Play cards (``"3H 3S"``, suits optional) against state ``seq``; ``as`` names the reading (R5.4)."""
+
+    type: Literal["play"]
+    seq: int
+    cards: str = Field(min_length=1, max_length=400)
+    as_: Literal[
+        "single", "pair", "triple", "straight", "pair_run", "triple_run", "bomb", "joker_bomb", "serial_bomb"
+    ] | None = Field(default=None, alias="as")
+
+
+class PassMessage(_Message):
+    """Pass against state ``seq`` (R2.3)."""
+
+    type: Literal["pass"]
+    seq: int
+
+
+class HintMessage(_Message):
+    """Ask for the legal moves, weakest first (the client cycles through them)."""
+
+    type: Literal["hint"]
+
+
+class HostingMessage(_Message):
+    """Switch hosting (托管) on or off (R11.2)."""
+
+    type: Literal["hosting"]
+    on: bool
+
+
+class LeaveMessage(_Message):
+    """Leave the table; during a game this is an escape (R10)."""
+
+    type: Literal["leave"]
+
+
+class PingMessage(_Message):
+    """Keep-alive; answered by ``pong``."""
+
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    JoinMessage
+    | WatchMessage
+    | ReadyMessage
+    | PlayMessage
+    | PassMessage
+    | HintMessage
+    | HostingMessage
+    | LeaveMessage
+    | PingMessage,
+    Field(discriminator="type"),
+]
+_CLIENT = TypeAdapter(ClientMessage)
+_TYPES = ("join", "watch", "ready", "play", "pass", "hint", "hosting", "leave", "ping")
+
+
+def parse_client_message(text: str | bytes) -> ClientMessage:
+    """Validate one frame. Raises :class:`ProtocolError` naming the problem."""
+    if len(text) > MAX_FRAME_BYTES:
+        raise ProtocolError("too_large", f"a message may have at most {MAX_FRAME_BYTES} bytes")
+    try:
+        return _CLIENT.validate_json(text)
+    except ValidationError as problem:
+        first = problem.errors()[0]
+        kind = first["type"]
+        if kind == "json_invalid":
+            raise ProtocolError("bad_json", f"not valid JSON: {first['msg']}") from None
+        if kind in ("union_tag_invalid", "union_tag_not_found"):
+            raise ProtocolError(
+                "unknown_type", f"'type' must be one of {', '.join(_TYPES)}"
+            ) from None
+        where = ".".join(str(part) for part in first["loc"][1:]) or "message"
+        raise ProtocolError("bad_message", f"{where}: {first['msg']}") from None
+
+
+# ---------------------------------------------------------------------------
+# Server messages
+
+
+class ErrorMessage(TypedDict):
+    """A refused message: nothing changed."""
+
+    type: Literal["error"]
+    code: str
+    message: str
+
+
+class WelcomeMessage(TypedDict):
+    """First message on a connection: the account, the rooms, and the table if seated."""
+
+    type: Literal["welcome"]
+    account: dict[str, Any]
+    rooms: list[dict[str, Any]]
+
+
+class StateMessage(TypedDict):
+    """The whole state as this connection may see it, after ``events`` (may be empty)."""
+
+    type: Literal["state"]
+    events: list[dict[str, Any]]
+    table: dict[str, Any]
+
+
+class HintReply(TypedDict):
+    """The legal moves of the seat, weakest first (each as in ``shuangkou moves``)."""
+
+    type: Literal["hint"]
+    seq: int
+    moves: list[dict[str, Any]]
+
+
+class NoticeMessage(TypedDict):
+    """Something to tell the player, e.g. ``timed_out`` with ``count`` (R11.3)."""
+
+    type: Literal["notice"]
+    code: str
+    message: str
+    count: int
+
+
+class PongMessage(TypedDict):
+    """Answer to ping."""
+
+    type: Literal["pong"]
+
+
+class ClosedMessage(TypedDict):
+    """The connection is closed by the server; ``reason`` says why (e.g. ``replaced``)."""
+
+    type: Literal["closed"]
+    reason: str
+
+
+def error(code: str, message: str) -> ErrorMessage:
+    """An error message."""
+    return {"type": "error", "code": code, "message": message}
+
+
+def schemas() -> dict[str, Any]:
+    """JSON Schema of every client and server message."""
+    server = [WelcomeMessage, StateMessage, HintReply, NoticeMessage, ErrorMessage, PongMessage, ClosedMessage]
+    return {
+        "client": _CLIENT.json_schema(by_alias=True),
+        "server": {cls.__name__: TypeAdapter(cls).json_schema() for cls in server},
+    }
