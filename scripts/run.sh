@@ -4,6 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 if [ "$#" -eq 0 ]; then
-  set -- demo
+  set -- serve
 fi
 exec .venv/bin/shuangkou "$@"

@@ -10,6 +10,18 @@ moves work on immutable values and never do I/O.
 True
 >>> str(hosting_move("4 4 9 9 SJ", table="3 3"))
 'pair 4 4'
+
+A whole game, under a room configuration:
+
+>>> game = Game.from_hands(load_config("points"), ["3 3 9", "4 4 5"], leader=0)
+>>> [event.type for event in game.apply(Play.of(0, "3 3"))]
+['play']
+>>> [event.type for event in game.apply(Play.of(1, "4 4"))]
+['play', 'pass']
+>>> game.apply(Play.of(1, "5"))[-1].type, game.winner, game.result
+('end', 1, 'flat')
+>>> game.settle([1000, 1000]).deltas
+(-60, 60)
 """
 
 from .cards import (
@@ -26,8 +38,11 @@ from .cards import (
     parse_cards,
 )
 from .combos import Combo, InvalidCombination, Kind, beats, bomb_key, classify, readings
+from .config import ConfigError, RoomConfig, load_config
+from .game import Escape, Game, GameError, HostedTurn, Hosting, Pass, Play, Timeout
 from .moves import hint_key, hosting_move, legal_moves
 from .rules import DEFAULT_RULES, Rules, RulesError
+from .scoring import Settlement, scoring_phase, settle
 
 __all__ = [
     "DECK",
@@ -35,13 +50,24 @@ __all__ = [
     "Card",
     "CardParseError",
     "Combo",
+    "ConfigError",
     "Counts",
+    "Escape",
+    "Game",
+    "GameError",
+    "HostedTurn",
+    "Hosting",
     "InvalidCombination",
     "Kind",
+    "Pass",
+    "Play",
     "Rank",
+    "RoomConfig",
     "Rules",
     "RulesError",
+    "Settlement",
     "Suit",
+    "Timeout",
     "beats",
     "bomb_key",
     "classify",
@@ -51,7 +77,10 @@ __all__ = [
     "hint_key",
     "hosting_move",
     "legal_moves",
+    "load_config",
     "parse_card",
     "parse_cards",
     "readings",
+    "scoring_phase",
+    "settle",
 ]
