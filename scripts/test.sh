@@ -5,4 +5,4 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh test
 .venv/bin/ruff check src tests bench
 .venv/bin/mypy --strict src/shuangkou
-.venv/bin/python -m pytest -n auto "$@" src tests
+.venv/bin/python -m pytest -n auto --doctest-glob=README.md "$@" src tests README.md
