@@ -12,6 +12,7 @@ itself. Clocks, connections and balances live outside: the server sends a
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
 from collections.abc import Sequence
@@ -273,10 +274,14 @@ class Game:
     def from_hands(
         cls, settings: RoomConfig, hands: Sequence[str | Sequence[Card]], leader: int = 0
     ) -> Game:
-        """A game from explicit hands (any sizes drawable from one 108-card deck)."""
+        """A game from explicit hands (any sizes of at least one card, drawable from one
+        108-card deck)."""
         if len(hands) != 2:
             raise GameError("bad_hands", f"two hands are needed, got {len(hands)}")
         parsed = [parse_cards(hand) if isinstance(hand, str) else list(hand) for hand in hands]
+        for seat, hand in enumerate(parsed):
+            if not hand:
+                raise GameError("bad_hands", f"hand {seat} is empty: each player starts with cards")
         physical = _assign_physical(parsed)
         if leader not in (0, 1):
             raise GameError("bad_seat", f"leader must be 0 or 1, not {leader!r}")
@@ -391,7 +396,8 @@ class Game:
             self.timeouts[seat] += 1
             self.events.append(Event("timeout", seat, count=self.timeouts[seat]))
             self._hosting_move(seat, "timeout")
-            if self.timeouts[seat] >= self.settings.max_timeouts and not self.hosting[seat]:
+            limit = self.timeouts[seat] >= self.settings.max_timeouts
+            if limit and not self.hosting[seat] and not self.finished:  # nothing after the end (R2.5)
                 self.hosting[seat] = True
                 self.events.append(Event("hosting", seat, "timeout", on=True))
         self._auto_pass()
@@ -495,8 +501,10 @@ class Game:
         return data
 
     def record(self) -> dict[str, object]:
-        """Everything needed to replay the game: hands, leader, flip card, seed, actions, events."""
+        """Everything needed to replay the game: the room configuration, hands, leader, flip
+        card, seed, actions and the events they caused (each with its cause, R11.6)."""
         return {
+            "config": json.loads(self.settings.to_json()),
             "seed": self.seed,
             "hands": [format_cards(hand) for hand in self._initial_hands()],
             "leader": self.leader,
