@@ -417,9 +417,7 @@ def add_serve(subparsers: Subparsers) -> None:
 def run_serve(args: argparse.Namespace) -> int:
     import os
 
-    import uvicorn
-
-    from .server.app import ServerSettings, configure_logging, create_app
+    from .server.app import ServerSettings, configure_logging, serve
 
     data_dir = Path(args.data_dir)
     rooms = Path(args.rooms) if args.rooms else None
@@ -434,14 +432,68 @@ def run_serve(args: argparse.Namespace) -> int:
     )
     configure_logging()
     print(f"Shuangkou is running at http://{args.host}:{args.port}/  (Ctrl+C stops it)", flush=True)
-    uvicorn.run(
-        create_app(settings),
-        host=args.host,
-        port=args.port,
-        log_level="warning",
-        ws_max_size=65536,
-        timeout_graceful_shutdown=5,
+    serve(settings, args.host, args.port)
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------
+# replay, protocol-schema
+
+
+@command
+def add_replay(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "replay",
+        help="re-run a stored game and check its settlement against the ledger (JSON)",
+        description="Replay the stored game GAME_ID from its record and actions with the rules core, settle "
+        "it again and compare with its ledger rows and stored settlement. Prints "
+        '{"game", "status", "matches", "problems", "settlement", "ledger", ...}; exit 0 when it matches, '
+        "1 when it does not, 2 for an unknown game or database.",
     )
+    parser.add_argument("game", metavar="GAME_ID", help="the game's id (as in the server log or /api/admin/games)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--database-url", help="SQLAlchemy URL of the server's database")
+    where.add_argument("--data-dir", default="data", help="the server's data directory (default ./data)")
+    parser.set_defaults(run=run_replay)
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    from .server.replay import check_game
+    from .store import Store
+
+    url = args.database_url
+    if url is None:
+        path = Path(args.data_dir) / "shuangkou.db"
+        if not path.is_file():
+            raise CommandError(f"--data-dir: no database {path}")
+        url = f"sqlite:///{path}"
+    try:
+        store = Store(url)
+    except Exception as error:  # a URL or server problem: bad input
+        raise CommandError(f"cannot open the database: {error}") from None
+    with store:
+        report = check_game(store, args.game)
+    if report is None:
+        raise CommandError(f"no game {args.game!r} in {store.url}")
+    _emit(report)
+    return EXIT_OK if report["matches"] else EXIT_INVALID
+
+
+@command
+def add_protocol_schema(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "protocol-schema",
+        help="print the JSON Schema of every WebSocket message (JSON)",
+        description="Print the JSON Schema of the client messages and of the server messages of the "
+        "game server's WebSocket protocol (docs/protocol.md).",
+    )
+    parser.set_defaults(run=run_protocol_schema)
+
+
+def run_protocol_schema(args: argparse.Namespace) -> int:
+    from .server.protocol import schemas
+
+    print(json.dumps(schemas(), indent=2, ensure_ascii=False))
     return EXIT_OK
 
 

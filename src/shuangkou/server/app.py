@@ -11,14 +11,16 @@ import contextlib
 import json
 import logging
 import secrets
+import socket
 import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
+import uvicorn
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.applications import Starlette
@@ -33,8 +35,9 @@ from . import protocol as p
 from .connection import Connection, RateLimiter
 from .lobby import Lobby, LobbyError
 from .metrics import METRICS
+from .tables import TableFull
 
-__all__ = ["ServerSettings", "create_app"]
+__all__ = ["ServerSettings", "create_app", "serve"]
 
 log = logging.getLogger("shuangkou.server")
 T = TypeVar("T")
@@ -109,6 +112,24 @@ def create_app(settings: ServerSettings) -> Starlette:
         result: Store = state["store"]
         return result
 
+    connections: set[Connection] = set()
+
+    async def drain() -> None:
+        """Graceful stop, before the HTTP server closes its sockets: stop seating, stop every
+        table (running games stay persisted for the next start), tell every client
+        ``closed``/``shutdown`` and wait (briefly) until that is sent."""
+        if "lobby" not in state or state.get("drained"):
+            return
+        state["drained"] = True
+        open_connections = len(connections)
+        await lobby().shutdown()
+        for connection in list(connections):
+            connection.close("shutdown")
+        writers = {c.writer for c in connections if c.writer is not None and not c.writer.done()}
+        if writers:
+            await asyncio.wait(writers, timeout=3)
+        log.info("drained", extra={"connections": open_connections, "tables": len(lobby().tables)})
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if settings.database_url.startswith("sqlite:///"):
@@ -120,7 +141,7 @@ def create_app(settings: ServerSettings) -> Starlette:
         try:
             yield
         finally:
-            await lobby().shutdown()
+            await drain()
             await run_db(store().close)
             db_pool.shutdown(wait=True)
             log.info("server stopped")
@@ -275,15 +296,22 @@ def create_app(settings: ServerSettings) -> Starlette:
             await websocket.send_text(json.dumps(p.error(problem.code, problem.message)))
             await websocket.close(code=4401)
             return
+        if not lobby().accepting:
+            METRICS.errors.labels("shutting_down").inc()
+            await websocket.send_text(json.dumps(p.error("shutting_down", "the server is shutting down")))
+            await websocket.close(code=1012)
+            return
         connection = Connection(websocket, account)
         connection.writer = asyncio.get_running_loop().create_task(connection.write())
+        connections.add(connection)
         limiter = RateLimiter(settings.rate, settings.burst)
         watching = None
         METRICS.connections.inc()
         connection.send({"type": "welcome", "account": account_json(account), "rooms": lobby().summary()})
         table = lobby().seated.get(account.id)
         if table is not None:
-            await table.request("reconnect", account, connection)
+            with contextlib.suppress(TableFull):  # the table stopped meanwhile
+                await table.request("reconnect", account, connection)
         try:
             while not connection.closed:
                 text = await websocket.receive_text()
@@ -321,6 +349,7 @@ def create_app(settings: ServerSettings) -> Starlette:
         except WebSocketDisconnect:
             pass
         finally:
+            connections.discard(connection)
             METRICS.connections.dec()
             table = lobby().seated.get(account.id)
             if table is not None:
@@ -349,7 +378,33 @@ def create_app(settings: ServerSettings) -> Starlette:
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.settings = settings
     app.state.server = state
+    app.state.drain = drain
     return app
+
+
+class _Server(uvicorn.Server):
+    """Uvicorn, with the application's graceful stop run before uvicorn closes the
+    WebSockets (it would otherwise drop them with code 1012 and no word to the clients)."""
+
+    def __init__(self, config: uvicorn.Config, drain: Callable[[], Awaitable[None]]) -> None:
+        super().__init__(config)
+        self.drain = drain
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        try:
+            await self.drain()
+        finally:
+            await super().shutdown(sockets)
+
+
+def serve(settings: ServerSettings, host: str, port: int) -> None:
+    """Run the server until SIGINT or SIGTERM, which stop it gracefully: seating stops,
+    tables stop (running games stay persisted), clients get ``closed``/``shutdown``."""
+    app = create_app(settings)
+    config = uvicorn.Config(
+        app, host=host, port=port, log_level="warning", ws_max_size=65536, timeout_graceful_shutdown=5
+    )
+    _Server(config, app.state.drain).run()
 
 
 def _bearer(request: Request) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
@@ -11,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import GreedyBot
-from ..config import ConfigError, load_config
+from ..config import ConfigError, config_from_dict, load_config
 from ..store import Account, Store
 from .connection import Connection
+from .metrics import METRICS
 from .tables import Room, Services, Table, TableFull
 
 __all__ = ["SHIPPED_ROOMS", "Lobby", "LobbyError"]
@@ -190,27 +192,33 @@ class Lobby:
     # -- restart and shutdown -------------------------------------------------------------
 
     async def restore(self) -> tuple[int, int]:
-        """Restore the games left running by a stop or crash; void those that cannot be.
-        Returns (restored, voided)."""
+        """Restore the games left running by a stop or crash; void those that cannot be
+        (with no transfer, the reason kept with the game). Returns (restored, voided).
+
+        A game whose room file is gone is restored too, under the configuration stored
+        with it, at a table of a closed room: it finishes but no new game starts there."""
         restored = voided = 0
         for stored in await self.run_db(self.store.running_games):
             room = self.rooms.get(stored.room)
-            table = Table(secrets.token_urlsafe(8), room or Room(stored.room, load_config("points"), "?", False),
-                          self.services)
+            table: Table | None = None
             try:
                 if room is None:
-                    raise LobbyError("unknown_room", f"room {stored.room!r} no longer exists")
+                    config = config_from_dict(json.loads(stored.config_json), source=f"game {stored.game_id}")
+                    room = Room(stored.room, config, "(removed)", open=False)
+                table = Table(secrets.token_urlsafe(8), room, self.services)
                 self.tables[table.id] = table
                 table.start()
                 await table.request("restore", stored)
+                METRICS.games_restored.inc()
                 restored += 1
             except Exception as problem:  # anything that stops a replay voids the game
                 reason = f"not restorable: {problem}"
                 log.warning("game voided", extra={"game": stored.game_id, "reason": reason})
                 await self.run_db(partial(self.store.void_game, stored.game_id, reason))
-                if table.task is not None:
+                METRICS.games_voided.inc()
+                if table is not None:
                     await table.stop()
-                self._on_empty(table)
+                    self._on_empty(table)
                 voided += 1
         return restored, voided
 

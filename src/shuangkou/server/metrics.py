@@ -20,6 +20,8 @@ class Metrics:
     action_latency: Histogram
     games: Counter
     settlements: Counter
+    games_restored: Counter
+    games_voided: Counter
     hosting: Counter
     errors: Counter
 
@@ -40,6 +42,12 @@ class Metrics:
             ),
             games=Counter("shuangkou_games", "Games started", registry=registry),
             settlements=Counter("shuangkou_settlements", "Games settled", registry=registry),
+            games_restored=Counter(
+                "shuangkou_games_restored", "Running games restored at startup", registry=registry
+            ),
+            games_voided=Counter(
+                "shuangkou_games_voided", "Running games voided at startup (not restorable)", registry=registry
+            ),
             hosting=Counter(
                 "shuangkou_hosting_activations", "Hosting switched on, by cause", ["cause"], registry=registry
             ),

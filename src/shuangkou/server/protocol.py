@@ -7,9 +7,10 @@ built by the tables. ``docs/protocol.md`` documents both, and
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
 __all__ = [
     "MAX_FRAME_BYTES",

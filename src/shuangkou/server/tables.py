@@ -32,7 +32,6 @@ from ..game import (
     Pass,
     Play,
     Timeout,
-    action_from_dict,
     action_to_dict,
 )
 from ..simulate import bot_action
@@ -155,7 +154,10 @@ class Table:
         self.inbox.put_nowait(_Request(kind, args))
 
     async def request(self, kind: str, *args: Any) -> Any:
-        """Queue an item and wait for the table to handle it."""
+        """Queue an item and wait for the table to handle it (:class:`TableFull` when the
+        table has stopped)."""
+        if self.task is None or self.task.done():
+            raise TableFull("the table is closed")
         reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self.inbox.put_nowait(_Request(kind, args, reply))
         return await reply
@@ -206,8 +208,9 @@ class Table:
                         item.reply.set_exception(problem)
                     continue
                 except Exception as problem:  # a bug must not take the table down
-                    log.exception("table error", extra={"table": self.id, "room": self.room.name})
-                    METRICS.errors.labels("internal").inc()
+                    if item.kind != "restore":  # a game that cannot be restored is voided by the lobby
+                        log.exception("table error", extra={"table": self.id, "room": self.room.name})
+                        METRICS.errors.labels("internal").inc()
                     if item.reply is not None and not item.reply.done():
                         item.reply.set_exception(problem)
                     continue
@@ -219,6 +222,10 @@ class Table:
                     break
         finally:
             self._cancel_timer()
+            while not self.inbox.empty():  # nobody waits for an answer that never comes
+                pending = self.inbox.get_nowait()
+                if pending.reply is not None and not pending.reply.done():
+                    pending.reply.set_exception(TableFull("the table is closed"))
             for connection in self._connections():
                 connection.close("shutdown" if self.stopping else "table_closed")
             METRICS.tables.dec()
@@ -332,6 +339,9 @@ class Table:
             self._refuse(connection, "in_game", "a game is in progress")
             return
         config = self.room.config
+        if not self.room.open:  # a closed room finishes its games but starts no new ones
+            self._refuse(connection, "room_closed", f"room {self.room.name!r} is closed")
+            return
         balance = await self._refresh_balance(index)
         if balance is None or not config.can_sit(balance):
             self._refuse(connection, "below_entry", f"this room needs at least {config.levels[0].needed} (R9.4)")
@@ -391,8 +401,20 @@ class Table:
                 self._refuse(connection, problem.code, problem.message)
             return False
         data = json.dumps(action_to_dict(action))
-        game_id = self.game_id or ""
-        await self.services.run_db(lambda: self.services.store.append_action(game_id, game.seq, data))
+        game_id, seq = self.game_id or "", game.seq
+        try:
+            await self.services.run_db(lambda: self.services.store.append_action(game_id, seq, data))
+        except Exception:
+            # Not persisted, so not acknowledged: back to the state before the action.
+            log.exception("action not saved", extra={"table": self.id, "game": game_id, "seq": seq})
+            earlier = [action_to_dict(done) for done in game.actions[:-1]]
+            self.game = Game.replay(game.settings, {**game.record(), "actions": earlier, "events": None})
+            self._arm_turn()
+            if connection is not None:
+                self._refuse(connection, "unavailable", "the action could not be saved; try again")
+            else:
+                METRICS.errors.labels("unavailable").inc()
+            return False
         METRICS.actions.inc()
         for event in events:
             if event.type == "hosting" and event.on:
@@ -421,6 +443,10 @@ class Table:
         store = self.services.store
         accounts = [seat.account.id if seat else 0 for seat in self.seats]
         balances = [await self._refresh_balance(i) for i in (0, 1)]
+        paid = await self.services.run_db(lambda: store.ledger(game_id=game_id))
+        if paid:  # paid before a crash: settle on the balances the payment was computed from
+            before = {entry.account_id: entry.balance_after - entry.delta for entry in paid}
+            balances = [before.get(account, balance) for account, balance in zip(accounts, balances, strict=True)]
         settlement = game.settle([b or 0 for b in balances])
         deltas = {accounts[i]: settlement.deltas[i] for i in (0, 1)}
         record = json.dumps(self._record())
@@ -454,10 +480,20 @@ class Table:
                     self._arm_ready(index)
 
     async def _restore(self, stored: StoredGame) -> None:
-        """Rebuild a running game from its persisted actions (after a restart)."""
-        assert stored.record_json is not None
+        """Rebuild a running game from its record and persisted actions (after a restart).
+
+        The players count as disconnected until they reconnect; they are not hosted, so
+        their turn timers run as usual (R11.3). Anything that stops the replay raises, and
+        the lobby voids the game."""
+        if stored.record_json is None:
+            raise GameError("bad_record", f"game {stored.game_id} has no record")
         record = json.loads(stored.record_json)
         config = config_from_dict(json.loads(stored.config_json), source=f"game {stored.game_id}")
+        actions = [json.loads(action.action_json) for action in stored.actions]
+        if [action.seq for action in stored.actions] != list(range(1, len(actions) + 1)):
+            raise GameError("bad_record", f"the actions of game {stored.game_id} are not numbered 1 to {len(actions)}")
+        # The events were recorded at the deal only: they are not compared.
+        game = Game.replay(config, {**record, "actions": actions, "events": None})
         for index, seat_info in enumerate(record["seats"]):
             if seat_info is not None:
                 account_id, _name, is_bot = seat_info
@@ -467,10 +503,10 @@ class Table:
                 self.seats[index] = Seat(account, GreedyBot() if is_bot else None, ready=True)
                 self.services.on_seated(account_id, self)
                 await self._refresh_balance(index)
-        game = Game.from_hands(config, record["hands"], record["leader"])
-        for action in stored.actions:
-            game.apply(action_from_dict(json.loads(action.action_json)))
         self.game, self.config, self.game_id = game, config, stored.game_id
+        # State numbers continue from a base no earlier state can have reached, so a message
+        # built against a state from before the restart is always stale.
+        self.seq = int(time.time() * 1000)
         self._log("game restored", actions=len(stored.actions))
         if game.finished:
             await self._settle()

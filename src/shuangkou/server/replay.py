@@ -1,0 +1,139 @@
+"""Re-run a stored game with the rules core and check it against the ledger.
+
+:func:`check_game` replays a game from its record (hands, leader, flip card) and its stored
+actions, settles the replayed game on the balances the settlement was computed from, and
+compares the result with the game's ledger rows and stored settlement. It is what
+``shuangkou replay GAME_ID`` prints.
+
+- A finished game matches when the replay reaches the end, the recomputed settlement
+  equals the stored one, and the ledger holds exactly its deltas (one row per player, plus
+  the house's when it takes part) with nothing else.
+- A running or void game matches when its actions replay and it has no ledger row
+  (nothing was paid).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..config import ConfigError, config_from_dict
+from ..game import Game, GameError
+from ..store import LedgerEntry, Store
+
+__all__ = ["check_game"]
+
+
+def check_game(store: Store, game_id: str) -> dict[str, Any] | None:
+    """The replay report of ``game_id``, or None when the store has no such game.
+
+    Keys: ``game``, ``status``, ``matches``, ``problems`` (why not), ``actions`` (how many
+    are stored), ``result``, ``settlement`` (the recomputed one, finished games only),
+    ``ledger`` (the game's rows, oldest first) and ``void_reason``.
+    """
+    stored = store.get_game(game_id)
+    if stored is None:
+        return None
+    ledger = sorted(store.ledger(game_id=game_id, limit=1000), key=lambda entry: entry.id)
+    problems: list[str] = []
+    actions = [action.action_json for action in stored.actions]
+    game: Game | None = None
+    record: dict[str, Any] = {}
+    try:
+        config = config_from_dict(json.loads(stored.config_json), source=f"game {game_id}")
+        record = json.loads(stored.record_json) if stored.record_json else {}
+        if not record:
+            raise GameError("bad_record", "the game has no record")
+        logged = [json.loads(text) for text in actions]
+        numbers = [action.seq for action in stored.actions]
+        if numbers != list(range(1, len(numbers) + 1)):
+            raise GameError("bad_record", f"the stored actions are numbered {numbers}, not 1 to {len(numbers)}")
+        complete = record.get("actions") == logged  # a finished game's record holds every action and event
+        if stored.status == "finished" and not complete:
+            problems.append("the record's actions differ from the stored actions")
+        events = record.get("events") if complete else None
+        game = Game.replay(config, {**record, "actions": logged, "events": events})
+    except (GameError, ConfigError, ValueError, KeyError, TypeError) as problem:
+        problems.append(f"the game does not replay: {problem}")
+    settlement: dict[str, Any] | None = None
+    if stored.status == "finished":
+        if game is not None and not game.finished:
+            problems.append(f"the replayed game is not finished after {len(actions)} actions")
+        elif game is not None:
+            settlement = _settle(store, game, record, stored.settlement_json, ledger, problems)
+        if not ledger:
+            problems.append("the finished game has no ledger row")
+    elif ledger:
+        problems.append(f"a {stored.status} game has {len(ledger)} ledger rows")
+    return {
+        "game": stored.game_id,
+        "status": stored.status,
+        "matches": not problems,
+        "problems": problems,
+        "actions": len(actions),
+        "result": game.result if game is not None else None,
+        "settlement": settlement,
+        "ledger": [_entry_json(entry) for entry in ledger],
+        "void_reason": stored.void_reason,
+    }
+
+
+def _settle(
+    store: Store,
+    game: Game,
+    record: dict[str, Any],
+    settlement_json: str | None,
+    ledger: list[LedgerEntry],
+    problems: list[str],
+) -> dict[str, Any] | None:
+    """Settle the replayed game and compare with the stored settlement and the ledger."""
+    saved = json.loads(settlement_json) if settlement_json else None
+    seats = record.get("seats")
+    if not isinstance(seats, list) or len(seats) != 2 or any(not isinstance(s, list) for s in seats):
+        problems.append("the record does not name both seats")
+        return None
+    accounts = [int(seat[0]) for seat in seats]
+    before = {entry.account_id: entry.balance_after - entry.delta for entry in ledger}
+    if isinstance(saved, dict) and isinstance(saved.get("balances_before"), list):
+        balances = [int(b) for b in saved["balances_before"]]
+    else:
+        balances = [before.get(account, 0) for account in accounts]
+    try:
+        computed = game.settle(balances)
+    except (GameError, ValueError) as problem:
+        problems.append(f"the replayed game does not settle: {problem}")
+        return None
+    settlement: dict[str, Any] = json.loads(json.dumps(computed.to_dict()))
+    if saved is None:
+        problems.append("the finished game has no stored settlement")
+    elif saved != settlement:
+        differing = sorted(key for key in settlement.keys() | saved.keys() if settlement.get(key) != saved.get(key))
+        problems.append(f"the stored settlement differs from the replayed one in {', '.join(differing)}")
+    expected = {accounts[seat]: computed.deltas[seat] for seat in (0, 1)}
+    if computed.house:
+        expected[store.house_id(game.settings.edition)] = computed.house
+    paid: dict[int, int] = {}
+    for entry in ledger:
+        paid[entry.account_id] = paid.get(entry.account_id, 0) + entry.delta
+        if entry.edition != game.settings.edition:
+            problems.append(f"ledger row {entry.id} is in {entry.edition}, not {game.settings.edition}")
+    if paid != expected:
+        problems.append(f"the ledger pays {_by_account(paid)} but the replay settles {_by_account(expected)}")
+    return settlement
+
+
+def _by_account(deltas: dict[int, int]) -> str:
+    return "{" + ", ".join(f"account {a}: {d:+d}" for a, d in sorted(deltas.items())) + "}"
+
+
+def _entry_json(entry: LedgerEntry) -> dict[str, Any]:
+    return {
+        "id": entry.id,
+        "account": entry.account_id,
+        "edition": entry.edition,
+        "delta": entry.delta,
+        "balance_after": entry.balance_after,
+        "seat": entry.seat,
+        "reason": entry.reason,
+        "created_at": entry.created_at.isoformat(),
+    }

@@ -1,0 +1,164 @@
+"""Run ``shuangkou serve`` as a child process: for the restart tests and the load test.
+
+    with ServerProcess(data_dir) as server:
+        ...  # server.url, server.pid
+        server.kill()            # SIGKILL: a crash
+        server.start()           # the same database again
+        server.terminate()       # SIGTERM: a graceful stop
+
+The server listens on 127.0.0.1 only, on a free port chosen at the first start and kept
+across restarts; its log (JSON lines) goes to ``server.log`` in the data directory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+
+__all__ = ["ServerProcess", "free_port"]
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class ServerProcess:
+    """``python -m shuangkou serve`` on 127.0.0.1 with its own data directory."""
+
+    def __init__(
+        self,
+        data_dir: Path,
+        database_url: str | None = None,
+        operator_token: str = "operator-secret",
+        extra_args: list[str] | None = None,
+        port: int | None = None,
+    ) -> None:
+        self.data_dir = Path(data_dir)
+        self.database_url = database_url or f"sqlite:///{self.data_dir / 'shuangkou.db'}"
+        self.operator_token = operator_token
+        self.extra_args = list(extra_args or [])
+        self.port = port or free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+        self._log: IO[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """The server's base URL."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def pid(self) -> int:
+        """The process id of the running server."""
+        assert self.process is not None, "start() first"
+        return self.process.pid
+
+    @property
+    def log_path(self) -> Path:
+        """The server's log file (standard output and error of every start)."""
+        return self.data_dir / "server.log"
+
+    def start(self, timeout: float = 30.0) -> ServerProcess:
+        """Start the server and wait until ``/healthz`` answers."""
+        assert self.process is None or self.process.poll() is not None, "already running"
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        command = [
+            sys.executable, "-m", "shuangkou", "serve",
+            "--host", "127.0.0.1", "--port", str(self.port),
+            "--data-dir", str(self.data_dir), "--database-url", self.database_url,
+            "--operator-token", self.operator_token, *self.extra_args,
+        ]
+        self._log = open(self.log_path, "ab")  # noqa: SIM115 - kept open while the server runs
+        self.process = subprocess.Popen(command, stdout=self._log, stderr=subprocess.STDOUT, env=dict(os.environ))
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.process.returncode}:\n{self.log_tail()}")
+            try:
+                self.get("/healthz")
+                return self
+            except (OSError, urllib.error.URLError):
+                time.sleep(0.05)
+        self.kill()
+        raise RuntimeError(f"the server did not answer within {timeout} s:\n{self.log_tail()}")
+
+    def kill(self) -> None:
+        """SIGKILL: the process dies at once, as in a crash."""
+        self._stop(signal.SIGKILL, 10.0)
+
+    def terminate(self, timeout: float = 15.0) -> int:
+        """SIGTERM and wait for a graceful exit; returns the exit status."""
+        return self._stop(signal.SIGTERM, timeout)
+
+    def _stop(self, signum: int, timeout: float) -> int:
+        if self.process is None:
+            return 0
+        if self.process.poll() is None:
+            self.process.send_signal(signum)
+        try:
+            status = self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            status = self.process.wait(10)
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+        return status
+
+    def log_tail(self, lines: int = 40) -> str:
+        """The end of the server log."""
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+    def log_records(self) -> list[dict[str, Any]]:
+        """The structured (JSON) lines of the server log."""
+        records = []
+        for line in self.log_path.read_text(errors="replace").splitlines():
+            if line.startswith("{"):
+                try:
+                    records.append(json.loads(line))
+                except ValueError:
+                    continue
+        return records
+
+    def get(self, path: str, token: str | None = None) -> Any:
+        """GET a JSON document from the server (``token``: the operator's by default for /api/admin)."""
+        return self._request("GET", path, None, token)
+
+    def post(self, path: str, data: dict[str, Any], token: str | None = None) -> Any:
+        """POST a JSON document to the server."""
+        return self._request("POST", path, data, token)
+
+    def _request(self, method: str, path: str, data: dict[str, Any] | None, token: str | None) -> Any:
+        headers = {"Content-Type": "application/json"}
+        if token is None and path.startswith("/api/admin"):
+            token = self.operator_token
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        body = json.dumps(data).encode() if data is not None else None
+        request = urllib.request.Request(self.url + path, data=body, headers=headers, method=method)
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.loads(response.read())
+
+    def __enter__(self) -> ServerProcess:
+        return self.start()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        self.terminate()
