@@ -8,8 +8,8 @@ compares the result with the game's ledger rows and stored settlement. It is wha
 - A finished game matches when the replay reaches the end, the recomputed settlement
   equals the stored one, and the ledger holds exactly its deltas (one row per player, plus
   the house's when it takes part) with nothing else.
-- A running or void game matches when its actions replay and it has no ledger row
-  (nothing was paid).
+- A running game matches when its actions replay and it has no ledger row; a void game
+  when it has no ledger row (nothing was paid; it may be void because it does not replay).
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ def check_game(store: Store, game_id: str) -> dict[str, Any] | None:
     """The replay report of ``game_id``, or None when the store has no such game.
 
     Keys: ``game``, ``status``, ``matches``, ``problems`` (why not), ``actions`` (how many
-    are stored), ``result``, ``settlement`` (the recomputed one, finished games only),
+    are stored), ``replayed`` and ``replay_error`` (whether the actions replay: a void game
+    need not), ``result``, ``settlement`` (the recomputed one, finished games only),
     ``ledger`` (the game's rows, oldest first) and ``void_reason``.
     """
     stored = store.get_game(game_id)
@@ -38,6 +39,7 @@ def check_game(store: Store, game_id: str) -> dict[str, Any] | None:
     problems: list[str] = []
     actions = [action.action_json for action in stored.actions]
     game: Game | None = None
+    replay_error: str | None = None
     record: dict[str, Any] = {}
     try:
         config = config_from_dict(json.loads(stored.config_json), source=f"game {game_id}")
@@ -54,7 +56,10 @@ def check_game(store: Store, game_id: str) -> dict[str, Any] | None:
         events = record.get("events") if complete else None
         game = Game.replay(config, {**record, "actions": logged, "events": events})
     except (GameError, ConfigError, ValueError, KeyError, TypeError) as problem:
-        problems.append(f"the game does not replay: {problem}")
+        game = None
+        replay_error = f"the game does not replay: {problem}"
+        if stored.status != "void":  # a void game may be void because it does not replay
+            problems.append(replay_error)
     settlement: dict[str, Any] | None = None
     if stored.status == "finished":
         if game is not None and not game.finished:
@@ -71,6 +76,8 @@ def check_game(store: Store, game_id: str) -> dict[str, Any] | None:
         "matches": not problems,
         "problems": problems,
         "actions": len(actions),
+        "replayed": replay_error is None,
+        "replay_error": replay_error,
         "result": game.result if game is not None else None,
         "settlement": settlement,
         "ledger": [_entry_json(entry) for entry in ledger],

@@ -1,0 +1,357 @@
+"""Crash, restart and graceful stop of a real ``shuangkou serve`` process.
+
+Each test starts the server as a child process (:class:`shuangkou.serverprocess.ServerProcess`)
+on a temporary data directory with SQLite, and with PostgreSQL too when
+``SHUANGKOU_TEST_PG_URL`` is set (a throwaway database per test, dropped afterwards).
+Two players play over real WebSockets; the process is killed (SIGKILL) or stopped (SIGTERM)
+mid-game, started again on the same database, and the players reconnect with their tokens
+and finish. The ledger is then checked through the store: ``audit()`` is empty, every
+edition's total equals its grants, the game is settled exactly once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import uuid
+from collections.abc import Coroutine, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from sqlalchemy import create_engine, make_url, text
+
+from shuangkou.cli import main
+from shuangkou.client import Client
+from shuangkou.serverprocess import ServerProcess
+from shuangkou.store import EDITIONS, Store
+
+T = TypeVar("T")
+PG_URL_VARIABLE = "SHUANGKOU_TEST_PG_URL"
+ROOM = 'edition = "points"\n[timers]\nturn_seconds = 60\nready_seconds = 60\n'
+
+
+def run(coroutine: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coroutine)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A SQLite file, or a throwaway PostgreSQL database."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'data' / 'shuangkou.db'}"
+        return
+    raw = os.environ.get(PG_URL_VARIABLE)
+    if not raw:
+        pytest.skip(f"set {PG_URL_VARIABLE} to run the PostgreSQL variant")
+    admin_url = make_url(raw)
+    if admin_url.drivername == "postgresql":
+        admin_url = admin_url.set(drivername="postgresql+psycopg")
+    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    name = f"shuangkou_test_{uuid.uuid4().hex[:12]}"
+    with admin.connect() as conn:
+        conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    try:
+        yield admin_url.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.dispose()
+
+
+@pytest.fixture
+def server(tmp_path: Path, database_url: str) -> Iterator[ServerProcess]:
+    """A server process (not yet started) with one room and a tiny hosting delay."""
+    rooms = tmp_path / "rooms"
+    rooms.mkdir()
+    (rooms / "points.toml").write_text(ROOM)
+    process = ServerProcess(
+        tmp_path / "data", database_url, extra_args=["--rooms", str(rooms), "--bot-delay", "0.01"]
+    )
+    try:
+        yield process
+    finally:
+        process.kill()
+
+
+# -- players ----------------------------------------------------------------------------
+
+
+async def reconnect(server: ServerProcess, old: Client) -> Client:
+    """A new connection with the same session token."""
+    client = Client(server.url, old.token, old.account)
+    await client.connect()
+    return client
+
+
+async def seat_pair(server: ServerProcess) -> tuple[Client, Client]:
+    """Two guests matched at one table, in a game."""
+    a = await Client.guest(server.url, "Ann")
+    b = await Client.guest(server.url, "Bob")
+    for client in (a, b):
+        await client.connect()
+        await client.join("points")
+        await client.until(lambda table: True)
+    await a.until(lambda table: table["seats"][0] is not None and table["seats"][1] is not None)
+    for client in (a, b):
+        await client.ready()
+    for client in (a, b):
+        await client.until(lambda table: table["phase"] == "playing")
+    return a, b
+
+
+async def play_turns(pair: tuple[Client, Client], count: int) -> None:
+    """Play ``count`` actions from hints, whoever is to act; both views stay in step."""
+    for _ in range(count):
+        mover = next(client for client in pair if client.my_turn)
+        moves = await mover.hint()
+        before = mover.seq
+        if moves:
+            await mover.play(moves[0]["cards"], moves[0]["kind"])
+        else:
+            await mover.pass_turn()
+        await mover.until(lambda table, before=before: table["seq"] > before)
+        for client in pair:
+            await client.until(lambda table, seq=mover.seq: table["seq"] >= seq)
+        await asyncio.sleep(0.06)  # well inside the message rate limit
+
+
+async def finish_by_hosting(pair: tuple[Client, Client]) -> dict[str, Any]:
+    """Both players switch hosting on; the server plays the game to its end."""
+    for client in pair:
+        await client.hosting(True)
+    for client in pair:
+        await client.until(lambda table: table["phase"] == "settled", timeout=30)
+    assert pair[0].table is not None
+    return pair[0].table
+
+
+async def close_all(*clients: Client) -> None:
+    for client in clients:
+        await client.close()
+
+
+# -- checks -----------------------------------------------------------------------------
+
+
+def check_ledger(url: str, game_id: str, accounts: list[int]) -> dict[int, int]:
+    """The money invariants hold and the game was paid exactly once; returns its deltas."""
+    with Store(url) as store:
+        assert store.audit() == []
+        for edition in EDITIONS:
+            assert store.total(edition) == store.granted(edition)
+        assert store.is_settled(game_id)
+        rows = store.ledger(game_id=game_id)
+        stored = store.get_game(game_id)
+    assert stored is not None and stored.status == "finished"
+    paid = {entry.account_id: entry.delta for entry in rows}
+    assert len(paid) == len(rows), "one ledger row per account and game"
+    assert set(accounts) <= set(paid)
+    return paid
+
+
+def replay(url: str, game_id: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, Any]]:
+    """``shuangkou replay`` in this process: exit status and its JSON."""
+    capsys.readouterr()
+    status = main(["replay", game_id, "--database-url", url])
+    return status, json.loads(capsys.readouterr().out)
+
+
+def sql(url: str, statement: str, **params: Any) -> None:
+    """Change the database behind the server's back (it is not running)."""
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text(statement), params)
+    engine.dispose()
+
+
+# -- tests ------------------------------------------------------------------------------
+
+
+def test_kill_mid_game_restart_reconnect_finish(
+    server: ServerProcess, database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async def scenario() -> None:
+        server.start()
+        pair = await seat_pair(server)
+        await play_turns(pair, 6)
+        before = [client.table for client in pair]
+        assert before[0] is not None and before[1] is not None
+        game_id = before[0]["game_id"]
+        server.kill()
+        await close_all(*pair)
+
+        server.start()
+        health = server.get("/healthz")
+        assert health["tables"] == 1
+        a = await reconnect(server, pair[0])
+        view = await a.until(lambda table: table["game_id"] == game_id)
+        assert view["phase"] == "playing"
+        assert view["game"]["hand"] == before[0]["game"]["hand"]
+        assert view["game"]["cards_left"] == before[0]["game"]["cards_left"]
+        assert view["game"]["seq"] == before[0]["game"]["seq"]
+        assert view["game"]["flip_card"] == before[0]["game"]["flip_card"]
+        assert view["seq"] > before[0]["seq"]  # state numbers from before the crash are stale
+        assert view["seats"][1]["connected"] is False  # Bob has not reconnected yet
+        assert view["game"]["hosting"] == [False, False]  # restored seats are not hosted
+        b = await reconnect(server, pair[1])
+        await b.until(lambda table: table["game_id"] == game_id)
+
+        # A message built against a state from before the crash is refused as stale.
+        await a.send({"type": "pass", "seq": before[0]["seq"]})
+        assert (await a.expect("error"))["code"] == "stale"
+
+        await play_turns((a, b), 4)
+        final = await finish_by_hosting((a, b))
+        assert final["game_id"] == game_id and final["settlement"] is not None
+        await close_all(a, b)
+        assert server.terminate() in (0, -15)
+
+        accounts = [a.account["id"], b.account["id"]]
+        paid = check_ledger(database_url, game_id, accounts)
+        assert [paid[account] for account in accounts] == final["settlement"]["deltas"]
+        status, report = replay(database_url, game_id, capsys)
+        assert status == 0 and report["matches"] is True, report
+        assert report["status"] == "finished" and report["settlement"] == final["settlement"]
+        records = server.log_records()
+        assert any(r["message"] == "server started" and r.get("restored") == 1 for r in records)
+        assert not [r for r in records if r["level"] == "ERROR"]
+
+    run(scenario())
+
+
+def test_kill_after_settlement_pays_once(
+    server: ServerProcess, database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async def scenario() -> None:
+        server.start()
+        pair = await seat_pair(server)
+        final = await finish_by_hosting(pair)
+        game_id, settlement = final["game_id"], final["settlement"]
+        accounts = [client.account["id"] for client in pair]
+        paid = check_ledger(database_url, game_id, accounts)
+        server.kill()  # right after the settlement
+        await close_all(*pair)
+
+        # A plain restart: nothing to restore, nothing paid again.
+        server.start()
+        assert server.get("/healthz")["tables"] == 0
+        server.kill()
+        assert check_ledger(database_url, game_id, accounts) == paid
+
+        # A crash between paying and marking the game finished: the game is running again.
+        sql(database_url, "UPDATE games SET status = 'running', settlement_json = NULL WHERE game_id = :g",
+            g=game_id)
+        server.start()
+        a = await reconnect(server, pair[0])
+        view = await a.until(lambda table: table["game_id"] == game_id)
+        assert view["phase"] == "settled"
+        assert view["settlement"] == settlement
+        assert view["seats"][0]["balance"] == settlement["balances_after"][0]
+        await a.close()
+        assert server.terminate() in (0, -15)
+        assert check_ledger(database_url, game_id, accounts) == paid
+        with Store(database_url) as store:
+            stored = store.get_game(game_id)
+            assert stored is not None and stored.settlement_json is not None
+            assert json.loads(stored.settlement_json) == settlement
+            assert [store.balance(account, "points") for account in accounts] == settlement["balances_after"]
+
+        status, report = replay(database_url, game_id, capsys)
+        assert status == 0 and report["matches"], report
+        assert sorted(row["delta"] for row in report["ledger"]) == sorted(settlement["deltas"])
+        # A ledger that does not match the game is reported (exit 1); an unknown game is exit 2.
+        sql(database_url, "UPDATE ledger SET delta = delta + 1 WHERE game_id = :g AND seat = 0", g=game_id)
+        status, report = replay(database_url, game_id, capsys)
+        assert status == 1 and report["matches"] is False
+        assert any("ledger pays" in problem for problem in report["problems"])
+        capsys.readouterr()
+        assert main(["replay", "no-such-game", "--database-url", database_url]) == 2
+
+    run(scenario())
+
+
+def test_sigterm_closes_cleanly_and_the_game_resumes(server: ServerProcess, database_url: str) -> None:
+    async def scenario() -> None:
+        server.start()
+        pair = await seat_pair(server)
+        await play_turns(pair, 4)
+        assert pair[0].table is not None
+        game_id, game_seq = pair[0].table["game_id"], pair[0].table["game"]["seq"]
+
+        stopping = asyncio.get_running_loop().run_in_executor(None, server.terminate)
+        for client in pair:
+            closed = await client.expect("closed")
+            assert closed["reason"] == "shutdown"
+        assert await stopping in (0, -15)
+        records = server.log_records()
+        assert [r["message"] for r in records][-2:] == ["drained", "server stopped"]
+        with Store(database_url) as store:
+            stored = store.get_game(game_id)
+            assert stored is not None and stored.status == "running"
+            # Nothing was added by the stop: no hosting for the dropped connections.
+            assert len(stored.actions) == game_seq
+
+        server.start()
+        a, b = [await reconnect(server, client) for client in pair]
+        for client in (a, b):
+            view = await client.until(lambda table: table["game_id"] == game_id)
+            assert view["game"]["seq"] == game_seq and view["phase"] == "playing"
+        await play_turns((a, b), 2)
+        final = await finish_by_hosting((a, b))
+        await close_all(a, b)
+        assert server.terminate() in (0, -15)
+        check_ledger(database_url, final["game_id"], [a.account["id"], b.account["id"]])
+
+    run(scenario())
+
+
+def test_a_game_that_cannot_be_restored_is_voided(
+    server: ServerProcess, database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async def scenario() -> None:
+        server.start()
+        broken = await seat_pair(server)
+        await play_turns(broken, 3)
+        fine = await seat_pair(server)
+        await play_turns(fine, 3)
+        broken_id = broken[0].table["game_id"] if broken[0].table else ""
+        fine_id = fine[0].table["game_id"] if fine[0].table else ""
+        server.kill()
+        await close_all(*broken, *fine)
+        # The second action of one game now plays cards its player never held.
+        sql(database_url, "UPDATE game_actions SET action_json = :a WHERE game_id = :g AND seq = 2",
+            a='{"seat": 0, "play": "BJ BJ BJ BJ BJ"}', g=broken_id)
+
+        server.start()
+        games = {g["id"]: g for g in server.get("/api/admin/games")["games"]}
+        assert games[broken_id]["status"] == "void"
+        assert games[broken_id]["void_reason"].startswith("not restorable")
+        assert games[fine_id]["status"] == "running"
+        assert server.get("/healthz")["tables"] == 1
+        ledger = server.get(f"/api/admin/ledger?game={broken_id}")
+        assert ledger["entries"] == []
+
+        # The players of the void game are free: no table on reconnect, and they may sit again.
+        ann = await reconnect(server, broken[0])
+        await ann.join("points")
+        view = await ann.until(lambda table: True)
+        assert view["phase"] == "waiting" and view["game_id"] is None
+        # The other game goes on.
+        a, b = [await reconnect(server, client) for client in fine]
+        for client in (a, b):
+            await client.until(lambda table: table["game_id"] == fine_id)
+        final = await finish_by_hosting((a, b))
+        await close_all(ann, a, b)
+        assert server.terminate() in (0, -15)
+
+        check_ledger(database_url, final["game_id"], [a.account["id"], b.account["id"]])
+        status, report = replay(database_url, broken_id, capsys)
+        assert status == 0 and report["status"] == "void" and report["ledger"] == []
+        assert report["replayed"] is False
+        records = server.log_records()
+        voided = [r for r in records if r["message"] == "game voided"]
+        assert [r["game"] for r in voided] == [broken_id]
+
+    run(scenario())
