@@ -411,6 +411,10 @@ def add_serve(subparsers: Subparsers) -> None:
     parser.add_argument("--rooms", metavar="DIR", help="directory of room files (*.toml); default: shipped rooms")
     parser.add_argument("--operator-token", help="token for the operator API (default: $SHUANGKOU_OPERATOR_TOKEN)")
     parser.add_argument("--bot-delay", type=float, default=0.6, help="seconds before a bot or hosting move")
+    parser.add_argument(
+        "--seed", type=int, help="for tests and demos only: deal the n-th game with seed + n, so deals repeat "
+        "(default: a secure shuffle, as production needs, R1.4)"
+    )
     parser.set_defaults(run=run_serve)
 
 
@@ -429,6 +433,7 @@ def run_serve(args: argparse.Namespace) -> int:
         data_dir=data_dir,
         operator_token=args.operator_token or os.environ.get("SHUANGKOU_OPERATOR_TOKEN"),
         bot_delay=args.bot_delay,
+        seed=args.seed,
     )
     configure_logging()
     print(f"Shuangkou is running at http://{args.host}:{args.port}/  (Ctrl+C stops it)", flush=True)

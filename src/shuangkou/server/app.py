@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeGuard, TypeVar
 
 import uvicorn
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
@@ -53,6 +53,7 @@ class ServerSettings:
     operator_token: str | None = None
     secret: str | None = None
     bot_delay: float = 0.6
+    seed: int | None = None  # tests and demos only: deal game n with seed + n instead of a secure shuffle
     token_max_age: int = 30 * 24 * 3600
     rate: float = 20.0
     burst: float = 40.0
@@ -135,7 +136,7 @@ def create_app(settings: ServerSettings) -> Starlette:
         if settings.database_url.startswith("sqlite:///"):
             Path(settings.database_url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
         state["store"] = await run_db(lambda: Store(settings.database_url))
-        state["lobby"] = Lobby(state["store"], run_db, settings.rooms_dir, settings.bot_delay)
+        state["lobby"] = Lobby(state["store"], run_db, settings.rooms_dir, settings.bot_delay, settings.seed)
         restored, voided = await lobby().restore()
         log.info("server started", extra={"restored": restored, "voided": voided, "database": store().url})
         try:
@@ -248,7 +249,7 @@ def create_app(settings: ServerSettings) -> Starlette:
     async def grant(request: Request) -> Response:
         data = await body(request)
         account_id, edition, delta, reason = (data.get(k) for k in ("account", "edition", "delta", "reason"))
-        if not (isinstance(account_id, int) and isinstance(edition, str) and isinstance(delta, int)
+        if not (_is_int(account_id) and isinstance(edition, str) and _is_int(delta)
                 and isinstance(reason, str) and reason):
             raise LobbyError("bad_message", "grant needs integer 'account', 'edition', integer 'delta', 'reason'")
         allow_negative = any(r.config.allow_negative for r in lobby().rooms.values() if r.config.edition == edition)
@@ -261,7 +262,9 @@ def create_app(settings: ServerSettings) -> Starlette:
         limit, offset = _paging(request)
         account = request.query_params.get("account")
         game = request.query_params.get("game")
-        account_id = int(account) if account and account.isdigit() else None
+        if account is not None and not account.isdigit():
+            raise LobbyError("bad_message", f"'account' must be an account id, not {account!r}")
+        account_id = int(account) if account else None
         entries = await run_db(lambda: store().ledger(account_id, game, limit, offset))
         return JSONResponse({"entries": [_entry_json(e) for e in entries]})
 
@@ -314,7 +317,10 @@ def create_app(settings: ServerSettings) -> Starlette:
                 await table.request("reconnect", account, connection)
         try:
             while not connection.closed:
-                text = await websocket.receive_text()
+                frame = await websocket.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                text: str | bytes = frame.get("text") or frame.get("bytes") or ""  # a binary frame is read as UTF-8
                 if not limiter.allow():
                     METRICS.errors.labels("rate_limited").inc()
                     connection.send(dict(p.error("rate_limited", "too many messages; slow down")))
@@ -405,6 +411,10 @@ def serve(settings: ServerSettings, host: str, port: int) -> None:
         app, host=host, port=port, log_level="warning", ws_max_size=65536, timeout_graceful_shutdown=5
     )
     _Server(config, app.state.drain).run()
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _bearer(request: Request) -> str | None:

@@ -8,7 +8,7 @@ import json
 import time
 from typing import Any
 
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..store import Account
 
@@ -69,10 +69,12 @@ class Connection:
                 self.writer.cancel()
 
     async def write(self) -> None:
-        """Send queued messages until the connection closes."""
+        """Send queued messages until the connection closes or the client goes away."""
         try:
             while (text := await self.queue.get()) is not None:
                 await self.websocket.send_text(text)
+        except WebSocketDisconnect:  # the client went away; the reader sees it too
+            self.closed = True
         finally:
-            with contextlib.suppress(RuntimeError):  # already closed by the client
+            with contextlib.suppress(RuntimeError, WebSocketDisconnect):  # already closed by the client
                 await self.websocket.close(code=1008 if self.close_reason == "too_slow" else 1000)

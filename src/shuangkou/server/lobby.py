@@ -42,6 +42,7 @@ class Lobby:
         run_db: Callable[[Callable[[], Any]], Awaitable[Any]],
         rooms_dir: Path | None,
         bot_delay: float,
+        seed: int | None = None,
     ) -> None:
         self.store = store
         self.run_db = run_db
@@ -55,6 +56,7 @@ class Lobby:
             store=store,
             run_db=run_db,
             bot_delay=bot_delay,
+            seed=seed,
             on_seated=self._on_seated,
             on_unseated=self._on_unseated,
             on_empty=self._on_empty,

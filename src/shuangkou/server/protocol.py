@@ -35,7 +35,7 @@ class ProtocolError(ValueError):
 
 
 class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, strict=True)
 
 
 class JoinMessage(_Message):
@@ -122,7 +122,8 @@ _TYPES = ("join", "watch", "ready", "play", "pass", "hint", "hosting", "leave", 
 
 def parse_client_message(text: str | bytes) -> ClientMessage:
     """Validate one frame. Raises :class:`ProtocolError` naming the problem."""
-    if len(text) > MAX_FRAME_BYTES:
+    size = len(text.encode(errors="surrogatepass")) if isinstance(text, str) else len(text)
+    if size > MAX_FRAME_BYTES:
         raise ProtocolError("too_large", f"a message may have at most {MAX_FRAME_BYTES} bytes")
     try:
         return _CLIENT.validate_json(text)

@@ -84,6 +84,15 @@ class Services:
     on_unseated: Callable[[int, Table], None] = lambda account, table: None
     on_empty: Callable[[Table], None] = lambda table: None
     bot_account: Callable[[str], Awaitable[Account]] | None = None
+    seed: int | None = None  # tests and demos only: the n-th game (from 0) is dealt with seed + n
+    deals: int = 0
+
+    def next_seed(self) -> int | None:
+        """The seed of the next deal: None (a secure shuffle, R1.4) unless the server has a seed."""
+        if self.seed is None:
+            return None
+        self.deals += 1
+        return self.seed + self.deals - 1
 
 
 @dataclass
@@ -279,6 +288,9 @@ class Table:
         if self.playing and self.game is not None and not self.game.hosting[index]:
             await self._apply(Hosting(index, True, "disconnect"))  # R11.5
         elif not self.playing:
+            # No game is dealt to an absent player: ready again after reconnecting, or removed (R11.4).
+            seat.ready = False
+            self._arm_ready(index)
             self._changed([])
 
     def _free(self, index: int) -> None:
@@ -373,7 +385,7 @@ class Table:
     async def _start_game(self) -> None:
         config = self.room.config
         self.config = config
-        self.game = Game.deal(config, None, self.previous_winner)  # secure shuffle (R1.4)
+        self.game = Game.deal(config, self.services.next_seed(), self.previous_winner)  # secure shuffle (R1.4)
         self.game_id = uuid.uuid4().hex
         self.settlement = None
         record = self._record()

@@ -1,0 +1,541 @@
+"""The game server end to end over real WebSockets: complete games to the result screen,
+settlements against the ledger, bots, timers, hosting, disconnection, escapes, invites,
+spectators and what each connection may see. Rule ids refer to RULES.md."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from server_fixtures import (
+    OPERATOR_TOKEN,
+    Player,
+    RunningServer,
+    act,
+    check_settlement,
+    loser_to,
+    my_turn,
+    passive,
+    pg_server_database_fixture,  # noqa: F401 - fixtures
+    play_out,
+    run,
+    seat_two,
+    server_fixture,  # noqa: F401
+    start_game,
+    start_server_fixture,  # noqa: F401
+    take_turns,
+    weakest,
+)
+from websockets.exceptions import ConnectionClosed
+
+from shuangkou.client import ClientError
+
+StartServer = Callable[..., RunningServer]
+
+RESULT_RANGES = {"flat": (3, 6), "single": (8, 11), "double": (20, 27)}
+
+
+def events_of(player: Player, kind: str) -> list[dict[str, Any]]:
+    return [event for event in player.events if event["type"] == kind]
+
+
+async def closed_reason(player: Player) -> str:
+    """Receive until the server's ``closed`` message; then the socket must close."""
+    message = await player.expect("closed")
+    with pytest.raises(ConnectionClosed):
+        await player.receive()
+    return str(message["reason"])
+
+
+# ---------------------------------------------------------------------------
+# Complete games
+
+
+@pytest.mark.parametrize("result", ["flat", "single", "double"])
+def test_quick_match_game_to_each_result_level(start_server: StartServer, result: str) -> None:
+    """R7.1, R9: two humans play a whole game; the loser keeps as many cards as the strategy
+    aims at, and the result screen's settlement is exactly what the ledger holds."""
+    server = start_server(seed=11)
+
+    async def scenario() -> None:
+        ana, bo = await start_game(server)
+        assert ana.table is not None and bo.table is not None
+        assert ana.table["id"] == bo.table["id"] and ana.table["game_id"] == bo.table["game_id"]
+        loser, winner = loser_to(*RESULT_RANGES[result])
+        final_ana, final_bo = await play_out((ana, bo), (loser, winner))
+        for view in (final_ana, final_bo):
+            assert view["phase"] == "settled"
+            assert view["game"]["finished"] and view["game"]["winner"] == 1
+            assert view["game"]["result"] == result
+            assert view["settlement"]["result"] == result
+            assert view["settlement"]["loser_cards_left"] == view["game"]["cards_left"][0]
+        assert final_ana["settlement"] == final_bo["settlement"]
+        assert final_ana["settlement"]["deltas"][1] > 0 > final_ana["settlement"]["deltas"][0]
+        await check_settlement(server, (ana, bo), final_ana)
+        # The game record holds every action, with the deal of seed 11 (the server's first game).
+        stored = await server.aadmin("GET", f"games/{final_ana['game_id']}")
+        assert stored["status"] == "finished"
+        assert stored["record"]["seed"] == 11
+        assert len(stored["actions"]) == final_ana["game"]["seq"]
+
+    run(scenario())
+
+
+def test_seeded_servers_deal_the_same_games(start_server: StartServer) -> None:
+    """R1.4: with a seed (tests and demos) the n-th game is dealt from seed + n."""
+    first, second = start_server(seed=5), start_server(seed=5)
+
+    async def hands(server: RunningServer) -> list[list[str]]:
+        ana, bo = await start_game(server)
+        assert ana.table is not None and bo.table is not None
+        return [ana.table["game"]["hand"], bo.table["game"]["hand"]]
+
+    async def scenario() -> None:
+        assert await hands(first) == await hands(second)
+
+    run(scenario())
+
+
+def test_game_against_a_bot(server: RunningServer) -> None:
+    """A game against the server's bot, played to the result screen and settled."""
+
+    async def scenario() -> None:
+        ana = await server.player("Ana")
+        await ana.join("points", opponent="bot")
+        table = await ana.until(lambda t: t["seats"][1] is not None)
+        assert table["seats"][1]["bot"] and table["seats"][1]["ready"]
+        await ana.ready()
+        await ana.until(lambda t: t["phase"] == "playing")
+        final = await take_turns(ana, weakest)
+        assert final["phase"] == "settled" and final["game"]["finished"]
+        await check_settlement(server, (ana,), final)
+        # A second game at the same table: the bot is ready again at once.
+        assert final["seats"][1]["ready"] and not final["seats"][0]["ready"]
+        await ana.ready()
+        await ana.until(lambda t: t["phase"] == "playing" and t["game_id"] != final["game_id"])
+
+    run(scenario())
+
+
+# ---------------------------------------------------------------------------
+# What each connection sees
+
+
+def _walk(value: Any, path: str = "") -> Any:
+    """Every (path, key, value) of a JSON document."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield path, key, item
+            yield from _walk(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _walk(item, f"{path}[{index}]")
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in _strings(item)]
+    if isinstance(value, list):
+        return [text for item in value for text in _strings(item)]
+    return []
+
+
+def test_no_hidden_card_ever_leaves_the_server(start_server: StartServer) -> None:
+    """R1.3: every message both players and a spectator receive in a whole game: a hand only
+    in the own seat's view, no opponent's hand, no unseen cards, no card string of a card the
+    opponent still holds (played cards and the flip card are public)."""
+    server = start_server(seed=3)
+
+    async def scenario() -> None:
+        ana, bo = await seat_two(server)
+        assert ana.table is not None
+        watcher = await server.player("Watcher")
+        await watcher.send({"type": "watch", "table": ana.table["id"]})
+        await watcher.until(lambda t: t["id"] == ana.table["id"] if ana.table else False)
+        await ana.ready()
+        await bo.ready()
+        for player in (ana, bo):
+            await player.until(lambda t: t["phase"] == "playing")
+        final_ana, _ = await play_out((ana, bo), loser_to(*RESULT_RANGES["double"]))
+        await watcher.until(lambda t: t["phase"] == "settled")
+        stored = await server.aadmin("GET", f"games/{final_ana['game_id']}")
+        record = stored["record"]
+        hands = [hand.split() for hand in record["hands"]]
+        played = {card for event in record["events"] if event["type"] == "play" for card in event["cards"].split()}
+        public = played | {record["flip_card"]}
+        loser_left = final_ana["game"]["cards_left"][0]
+        assert loser_left >= 12  # plenty of cards that must stay hidden
+
+        for player, seat in ((ana, 0), (bo, 1), (watcher, None)):
+            own = set(hands[seat]) if seat is not None else set()
+            hidden = {card for i, hand in enumerate(hands) if i != seat for card in hand} - own - public
+            assert player.log, "nothing received"
+            for message in player.log:
+                for path, key, value in _walk(message):
+                    assert key not in ("hands", "unseen"), (path, key)
+                    if key == "hand":
+                        assert seat is not None and path.endswith(".game"), path
+                        assert message["table"]["you"] == seat and message["table"]["game"]["seat"] == seat
+                        assert set(value) <= own
+                leaked = {token for text in _strings(message) for token in text.split()} & hidden
+                assert not leaked, (seat, leaked, message)
+        assert all(m["table"]["you"] is None for m in watcher.log if m["type"] == "state")
+
+    run(scenario())
+
+
+# ---------------------------------------------------------------------------
+# Timers and hosting
+
+
+def test_turn_timeouts_make_the_hosting_move_and_switch_hosting_on(server: RunningServer) -> None:
+    """R11.3: a turn timer running out makes the hosting move and tells the player "You have
+    timed out N time(s)"; the 3rd timeout switches hosting on; the player switches it off."""
+
+    async def scenario() -> None:
+        ana, bo = await start_game(server, "fast")
+        notices = []
+        for count in (1, 2, 3):
+            notice = await ana.expect("notice")
+            assert notice["code"] == "timed_out" and notice["count"] == count
+            assert notice["message"] == f"You have timed out {count} {'time' if count == 1 else 'times'}"
+            notices.append(notice)
+        table = await ana.until(lambda t: t["game"]["timeouts"][0] == 3 and t["game"]["hosting"][0])
+        assert {"type": "hosting", "seat": 0, "cause": "timeout", "on": True} in ana.events
+        timeouts = [e for e in events_of(ana, "timeout") if e["seat"] == 0]
+        assert [e["count"] for e in timeouts] == [1, 2, 3]
+        moves = [e for e in ana.events if e["type"] in ("play", "pass") and e.get("cause") == "timeout"]
+        assert any(e["seat"] == 0 for e in moves)  # the hosting move was made for the player
+        assert table["game"]["cards_left"][0] < 27 or table["game"]["leader"] == 1
+        await ana.hosting(False)
+        await ana.until(lambda t: not t["game"]["hosting"][0])
+        assert {"type": "hosting", "seat": 0, "cause": "player", "on": False} in ana.events
+        # The other player's notices are its own (it timed out too: nobody played).
+        assert all(m["count"] <= 3 for m in bo.inbox if m["type"] == "notice")
+
+    run(scenario())
+
+
+def test_hosting_switched_on_and_off_by_the_player(server: RunningServer) -> None:
+    """R11.2: hosting plays the player's turns until the player switches it off."""
+
+    async def scenario() -> None:
+        ana, bo = await start_game(server)
+        await ana.hosting(True)
+        await ana.until(lambda t: t["game"]["hosting"][0])
+        # Hosting moves for Ana until it is Bo's turn (Bo does not act).
+        table = await bo.until(lambda t: my_turn(t))
+        hosted = [e for e in bo.events if e["type"] in ("play", "pass") and e["seat"] == 0]
+        if table["game"]["leader"] == 0:
+            assert hosted and hosted[0]["cause"] == "hosting"
+        await ana.hosting(False)
+        await ana.until(lambda t: not t["game"]["hosting"][0])
+        while not my_turn(ana.table or {}):  # Bo plays until it is Ana's turn
+            await act(bo, weakest)
+            await ana.until(lambda t: t["seq"] == bo.seq)
+        # Nothing plays for Ana any more (many times the bot delay later).
+        await asyncio.sleep(0.3)
+        await ana.settle_quietly()
+        assert my_turn(ana.table or {}) and ana.seq == bo.seq
+
+    run(scenario())
+
+
+def test_disconnect_hosts_at_once_and_reconnect_restores_the_view(server: RunningServer) -> None:
+    """R11.5: a dropped connection is hosted at once; the player reconnects with the session,
+    sees the full state of the own seat, and may switch hosting off."""
+
+    async def scenario() -> None:
+        ana, bo = await start_game(server)
+        await ana.close()
+        table = await bo.until(lambda t: t["game"]["hosting"][0] and not t["seats"][0]["connected"])
+        assert {"type": "hosting", "seat": 0, "cause": "disconnect", "on": True} in bo.events
+        # Bo does not act: hosting plays Ana's turns at most until it is Bo's turn.
+        table = await bo.until(lambda t: my_turn(t))
+        again = await server.again(ana)
+        view = await again.until(lambda t: t["you"] == 0)
+        assert view["phase"] == "playing" and view["game"]["seat"] == 0
+        assert len(view["game"]["hand"]) == view["game"]["cards_left"][0] == table["game"]["cards_left"][0]
+        assert view["game"]["hosting"][0] and view["game_id"] == table["game_id"]
+        await again.hosting(False)
+        await again.until(lambda t: not t["game"]["hosting"][0])
+        await bo.until(lambda t: t["seats"][0]["connected"] and not t["game"]["hosting"][0])
+
+    run(scenario())
+
+
+def test_a_newer_connection_replaces_the_older(server: RunningServer) -> None:
+    """Two connections for one seat: the newer wins, the older is told ``replaced``."""
+
+    async def scenario() -> None:
+        ana, bo = await start_game(server)
+        newer = await server.again(ana)
+        view = await newer.until(lambda t: t["you"] == 0)
+        assert view["game"]["hand"] == (ana.table or {})["game"]["hand"]
+        assert await closed_reason(ana) == "replaced"
+        await newer.settle_quietly()
+        await bo.settle_quietly()
+        # The replaced connection's end is not a disconnection: no hosting.
+        assert not (newer.table or {})["game"]["hosting"][0] and not (bo.table or {})["game"]["hosting"][0]
+        final = await play_out((newer, bo), (weakest, weakest))
+        assert final[0]["phase"] == "settled"
+
+    run(scenario())
+
+
+def test_ready_timer_removes_a_player_who_is_not_ready(server: RunningServer) -> None:
+    """R11.4: a seated player who is not ready in time is removed from the table."""
+
+    async def scenario() -> None:
+        ana, bo = await seat_two(server, "brief")
+        await bo.ready()  # Bo readies in time, Ana does not
+        assert await closed_reason(ana) == "not_ready"
+        table = await bo.until(lambda t: t["seats"][0] is None)
+        assert table["phase"] == "waiting" and table["seats"][1]["ready"]
+        # Ana may sit down again.
+        again = await server.again(ana)
+        await again.join("points")
+        await again.until(lambda t: t["room"] == "points")
+
+    run(scenario())
+
+
+def test_a_ready_player_who_drops_before_the_game_is_not_dealt_in(server: RunningServer) -> None:
+    """R11.4, R11.5: a player who was ready and disconnects before the game starts is no
+    longer ready, so no game starts against an absent player; the ready timer then frees the seat."""
+
+    async def scenario() -> None:
+        ana = await server.player("Ana")
+        await ana.join("brief")
+        await ana.until(lambda t: t["you"] == 0)
+        await ana.ready()
+        await ana.until(lambda t: t["seats"][0]["ready"])
+        await ana.close()
+        bo = await server.player("Bo")
+        await bo.join("brief")
+        await bo.until(lambda t: t["you"] == 1)
+        await bo.ready()
+        table = await bo.until(lambda t: t["seats"][0] is None or t["phase"] == "playing")
+        assert table["phase"] == "waiting" and table["seats"][1]["ready"]
+
+    run(scenario())
+
+
+# ---------------------------------------------------------------------------
+# Escapes
+
+
+def test_escape_in_settle_mode_ends_and_settles_the_game(server: RunningServer) -> None:
+    """R10.2, R10.3: leaving mid-game ends the game at once with the escape settlement."""
+
+    async def scenario() -> None:
+        ana, bo = await start_game(server)
+        # Each plays once so the escaper has played a card (R10.3's normal loss applies).
+        for _ in range(2):
+            for player in (ana, bo):
+                if my_turn(player.table or {}):
+                    seq = player.seq
+                    moves = await player.hint()
+                    await player.play(moves[0]["cards"], moves[0]["kind"])
+                    await player.until(lambda t, seq=seq: t["seq"] > seq)
+                    await (bo if player is ana else ana).until(lambda t, seq=seq: t["seq"] > seq)
+        await ana.leave()
+        assert await closed_reason(ana) == "left"
+        final = await bo.until(lambda t: t["phase"] == "settled" and t["seats"][0] is None)
+        settlement = final["settlement"]
+        assert final["game"]["result"] == "escape" and settlement["result"] == "escape"
+        assert settlement["escaper"] == 0 and settlement["winner"] == 1 and settlement["escaper_played"]
+        assert settlement["penalty"] == settlement["match_points"] * 12
+        assert settlement["deltas"][0] < 0 < settlement["deltas"][1]
+        assert {"type": "escape", "seat": 0, "cause": "escape"} in bo.events
+        await check_settlement(server, (ana, bo), final)
+        # The escaper is free to sit down again.
+        again = await server.again(ana)
+        await again.join("points")
+        await again.until(lambda t: t["you"] is not None)
+
+    run(scenario())
+
+
+def test_escape_in_host_mode_is_hosted_to_the_end_then_settled(server: RunningServer) -> None:
+    """R10.1: in a room with escape_mode = "host" the escaper's seat is played by hosting to
+    the end, then the game is settled normally."""
+
+    async def scenario() -> None:
+        ana, bo = await start_game(server, "hosted")
+        await ana.leave()
+        assert await closed_reason(ana) == "left"
+        await bo.until(lambda t: t["game"]["hosting"][0])
+        assert {"type": "hosting", "seat": 0, "cause": "escape", "on": True} in bo.events
+        final = await take_turns(bo, weakest)
+        assert final["phase"] == "settled"
+        assert final["settlement"]["result"] in ("flat", "single", "double")
+        assert final["settlement"]["escaper"] is None and final["settlement"]["penalty"] == 0
+        assert final["seats"][0] is None  # freed after the settlement
+        await check_settlement(server, (ana, bo), final)
+
+    run(scenario())
+
+
+# ---------------------------------------------------------------------------
+# Lobby: wealth entry, invites, spectators
+
+
+def test_wealth_room_refuses_a_player_below_its_entry_level(server: RunningServer) -> None:
+    """R9.4: a player below the first level of a wealth room may not sit down (nor get ready)."""
+
+    async def scenario() -> None:
+        ana = await server.player("Ana")
+        balance = ana.account["balances"]["wealth"]
+        await server.aadmin(
+            "POST", "grant", {"account": ana.id, "edition": "wealth", "delta": 50 - balance, "reason": "test"}
+        )
+        await ana.join("wealth")
+        error = await ana.next_error()
+        assert error["code"] == "below_entry"
+        assert ana.table is None
+        # Seated with enough coins, then below the entry level: ready is refused.
+        bo = await server.player("Bo")
+        await bo.join("wealth")
+        await bo.until(lambda t: t["you"] == 0)
+        balance = bo.account["balances"]["wealth"]
+        await server.aadmin(
+            "POST", "grant", {"account": bo.id, "edition": "wealth", "delta": 99 - balance, "reason": "test"}
+        )
+        await bo.ready()
+        assert (await bo.next_error())["code"] == "below_entry"
+        await bo.settle_quietly()
+        assert not (bo.table or {})["seats"][0]["ready"]
+
+    run(scenario())
+
+
+def test_invite_tables_are_private(server: RunningServer) -> None:
+    """``join`` with opponent "invite" makes a private table: joined by its id, never by quick match."""
+
+    async def scenario() -> None:
+        ana = await server.player("Ana")
+        await ana.join("points", opponent="invite")
+        table = await ana.until(lambda t: t["you"] == 0)
+        stranger = await server.player("Stranger")
+        await stranger.join("points")
+        other = await stranger.until(lambda t: t["you"] is not None)
+        assert other["id"] != table["id"] and other["you"] == 0
+        bo = await server.player("Bo")
+        await bo.join(table=table["id"])
+        await bo.until(lambda t: t["you"] == 1 and t["id"] == table["id"])
+        await ana.ready()
+        await bo.ready()
+        await ana.until(lambda t: t["phase"] == "playing")
+        # A third player cannot take a seat at the full table.
+        await stranger.send({"type": "leave"})
+        await stranger.expect("closed")
+        late = await server.again(stranger)
+        await late.join(table=table["id"])
+        assert (await late.next_error())["code"] == "table_full"
+
+    run(scenario())
+
+
+def test_spectators_see_the_public_view(server: RunningServer) -> None:
+    """A spectator sees the table without any hand and may not act."""
+
+    async def scenario() -> None:
+        ana, bo = await start_game(server)
+        assert ana.table is not None
+        watcher = await server.player("Watcher")
+        await watcher.send({"type": "watch", "table": ana.table["id"]})
+        view = await watcher.until(lambda t: t["phase"] == "playing")
+        assert view["you"] is None and "hand" not in view["game"] and view["game"]["cards_left"] == [27, 27]
+        await watcher.send({"type": "hint"})
+        assert (await watcher.next_error())["code"] == "not_seated"
+        await watcher.send({"type": "watch", "table": "nope"})
+        assert (await watcher.next_error())["code"] == "unknown_table"
+        await watcher.close()
+        final = await play_out((ana, bo), (weakest, weakest))
+        assert final[0]["phase"] == "settled"
+
+    run(scenario())
+
+
+# ---------------------------------------------------------------------------
+# Operations
+
+
+def test_health_and_metrics_after_a_game(server: RunningServer) -> None:
+    """/healthz answers; /metrics counts actions, settlements and connections."""
+
+    async def scenario() -> None:
+        status, health = await server.ahttp("GET", "/healthz")
+        assert status == 200 and health["status"] == "ok" and health["accepting"]
+        ana, bo = await start_game(server)
+        await play_out((ana, bo), (weakest, passive))
+        status, text = await server.ahttp("GET", "/metrics")
+        assert status == 200
+        values = {
+            line.split()[0]: float(line.split()[1])
+            for line in text.splitlines()
+            if line and not line.startswith("#")
+        }
+        assert values["shuangkou_actions_total"] > 0
+        assert values["shuangkou_settlements_total"] >= 1
+        assert values["shuangkou_games_total"] >= 1
+        assert values["shuangkou_connections"] >= 2
+        assert "shuangkou_action_seconds_count" in values
+        status, health = await server.ahttp("GET", "/healthz")
+        assert health["tables"] >= 1
+
+    run(scenario())
+
+
+def test_operator_lists_accounts_games_and_rooms(server: RunningServer) -> None:
+    """The operator API with the operator token."""
+
+    async def scenario() -> None:
+        ana = await server.player("Ana")
+        accounts = (await server.aadmin("GET", "accounts"))["accounts"]
+        assert any(a["id"] == ana.id and a["name"] == "Ana" for a in accounts)
+        status, rooms = await server.ahttp("GET", "/api/rooms")
+        assert status == 200 and {r["name"] for r in rooms["rooms"]} >= {"points", "wealth", "fast"}
+        assert (await server.aadmin("GET", "games"))["games"] == []
+        reloaded = await server.aadmin("POST", "rooms/reload")
+        assert "points" in reloaded["loaded"]
+        await server.aadmin("POST", "rooms/brief/close")
+        await ana.join("brief")
+        assert (await ana.next_error())["code"] == "room_closed"
+        status, _ = await server.ahttp("GET", "/api/admin/accounts", token=OPERATOR_TOKEN + "x")
+        assert status == 401
+
+    run(scenario())
+
+
+def test_quick_match_seats_two_waiting_players_together(server: RunningServer) -> None:
+    """Quick match pairs the next two players of a room; a third gets a new table."""
+
+    async def scenario() -> None:
+        ana, _ = await seat_two(server)
+        cy = await server.player("Cy")
+        await cy.join("points")
+        view = await cy.until(lambda t: t["you"] is not None)
+        assert view["id"] != (ana.table or {})["id"] and view["you"] == 0
+        await cy.join("points")
+        assert (await cy.next_error())["code"] == "already_seated"
+
+    run(scenario())
+
+
+def test_client_error_is_raised_for_refusals(server: RunningServer) -> None:
+    """The client's ``until`` raises the server's refusal."""
+
+    async def scenario() -> None:
+        ana = await server.player("Ana")
+        await ana.join("nowhere")
+        with pytest.raises(ClientError) as caught:
+            await ana.until(lambda t: True)
+        assert caught.value.code == "unknown_room"
+
+    run(scenario())
