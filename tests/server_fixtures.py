@@ -39,6 +39,7 @@ from shuangkou.server.app import ServerSettings, create_app
 __all__ = [
     "OPERATOR_TOKEN",
     "ROOMS",
+    "WS_MAX_SIZE",
     "Player",
     "RunningServer",
     "pg_server_database_fixture",

@@ -119,6 +119,26 @@ def test_game_against_a_bot(server: RunningServer) -> None:
     run(scenario())
 
 
+def test_a_bot_never_waits_alone_at_a_table(server: RunningServer) -> None:
+    """When the human leaves a bot table, the table closes: quick match never seats a
+    stranger who asked for a human opponent with a left-over bot."""
+
+    async def scenario() -> None:
+        ana = await server.player("Ana")
+        await ana.join("points", opponent="bot")
+        table = await ana.until(lambda t: t["seats"][1] is not None)
+        await ana.leave()
+        await ana.expect("closed")
+        bo = await server.player("Bo")
+        await bo.join("points")
+        view = await bo.until(lambda t: t["you"] is not None)
+        assert view["id"] != table["id"] and view["seats"][1 - view["you"]] is None
+        _, health = await server.ahttp("GET", "/healthz")
+        assert health["tables"] == 1
+
+    run(scenario())
+
+
 # ---------------------------------------------------------------------------
 # What each connection sees
 

@@ -302,6 +302,9 @@ class Table:
         self.ready_deadlines[index] = None
         self.services.on_unseated(seat.account.id, self)
         self._log("unseated", account=seat.account.id, seat=index)
+        if seat.bot is None and all(other is None or other.bot is not None for other in self.seats):
+            for other in range(len(self.seats)):  # a bot never waits alone: the table closes
+                self._free(other)
 
     # -- client messages ------------------------------------------------------------
 
