@@ -334,6 +334,8 @@ def run_referee(args: argparse.Namespace) -> int:
         data = json.loads(text)
     except OSError as error:
         return _scenario_error(ScenarioError("bad_scenario", f"{args.scenario}: {error.strerror}"))
+    except UnicodeDecodeError as error:
+        return _scenario_error(ScenarioError("bad_scenario", f"{args.scenario}: not UTF-8 text: {error.reason}"))
     except json.JSONDecodeError as error:
         return _scenario_error(ScenarioError("bad_scenario", f"{args.scenario}: invalid JSON: {error}"))
     try:

@@ -55,6 +55,8 @@ class Scenario(BaseModel):
             raise ValueError("give either 'hands' (two card strings) or 'seed' (a dealt game)")
         if self.hands is not None and self.seed is not None:
             raise ValueError("give 'hands' or 'seed', not both")
+        if self.seed is not None and "leader" in self.model_fields_set:
+            raise ValueError("'leader' goes with 'hands'; in a dealt game the flip card chooses it (R2.1)")
         return self
 
 
@@ -68,7 +70,8 @@ def referee(data: object) -> dict[str, object]:
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "scenario"
-        raise ScenarioError("bad_scenario", f"{where}: {first['msg']}") from None
+        message = first["msg"].removeprefix("Value error, ")
+        raise ScenarioError("bad_scenario", f"{where}: {message}") from None
     try:
         config = load_config(scenario.config, scenario.overrides)
     except ConfigError as error:

@@ -1,0 +1,822 @@
+"""Whole games played through the referee: scenario in, outcome out (docs/referee.md).
+
+Every expected settlement is worked out by hand in the test, in the terms of RULES §9:
+X match points (R9.4), a result multiplier (R7.1), b doubling (R9.2/R9.3), c contribution
+(R9.1/R9.3). Shipped rooms at their starting balances: points 1000 (level 5, X = 60),
+wealth 100000 (level 4, X = 500). Every outcome is checked for the two invariants of a
+settlement: sum(deltas) + house == 0 and balances_after == balances + deltas (R9.7).
+"""
+
+from __future__ import annotations
+
+import doctest
+import io
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shuangkou.bots import HostingBot
+from shuangkou.cli import main
+from shuangkou.config import load_config
+from shuangkou.referee import ScenarioError, referee
+from shuangkou.simulate import play_game
+
+STARTING = {"points": 1000, "wealth": 100000}
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def play(scenario: dict[str, Any]) -> dict[str, Any]:
+    """Referee ``scenario`` and check the invariants of its outcome."""
+    outcome = referee(scenario)
+    json.dumps(outcome)  # the outcome is plain JSON
+    if outcome["finished"]:
+        edition = scenario.get("config", "points")
+        balances = scenario.get("balances") or [STARTING[edition]] * 2
+        deltas, house, after = outcome["deltas"], outcome["house"], outcome["balances_after"]
+        assert sum(deltas) + house == 0
+        assert after == [balance + delta for balance, delta in zip(balances, deltas, strict=True)]
+        assert outcome["settlement"]["deltas"] == deltas
+        assert outcome["result"] == outcome["settlement"]["result"]
+    else:
+        assert outcome["settlement"] is None and outcome["deltas"] is None
+    return outcome
+
+
+def refused(scenario: object) -> dict[str, Any]:
+    """The error of a scenario the referee refuses."""
+    with pytest.raises(ScenarioError) as caught:
+        referee(scenario)
+    error: dict[str, Any] = caught.value.to_dict()["error"]
+    return error
+
+
+def p(seat: int, cards: str, kind: str | None = None) -> dict[str, Any]:
+    """A play action."""
+    return {"seat": seat, "play": cards} | ({"as": kind} if kind else {})
+
+
+def events(outcome: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """The events as (type, seat, cause, cards) tuples, the deal left out."""
+    return [
+        (event["type"], event.get("seat"), event.get("cause"), event.get("combo", {}).get("cards"))
+        for event in outcome["events"][1:]
+    ]
+
+
+# ---------------------------------------------------------------------------
+# Result levels (R7.1) in both editions
+
+
+def filler(count: int) -> str:
+    """``count`` cards with no bomb and no joker: at most three of a rank."""
+    ranks = ["3", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    return " ".join(ranks[i % len(ranks)] for i in range(count))
+
+
+@pytest.mark.parametrize(
+    ("edition", "left", "level", "won"),
+    [
+        ("points", 1, "flat", 60),  # X 60 · a 1 · b 1 + X·c (c = 0 both) = 60
+        ("points", 6, "flat", 60),  # 60 · 1 · 1 = 60
+        ("points", 7, "single", 120),  # 60 · 2 · 1 = 120
+        ("points", 11, "single", 120),  # 60 · 2 · 1 = 120
+        ("points", 12, "double", 180),  # 60 · 3 · 1 = 180
+        ("points", 24, "double", 180),  # 60 · 3 · 1 = 180
+        ("wealth", 1, "flat", 500),  # X 500 · a 1 · b 1 = 500
+        ("wealth", 6, "flat", 500),
+        ("wealth", 7, "single", 1000),  # 500 · 2 · 1
+        ("wealth", 11, "single", 1000),
+        ("wealth", 12, "double", 1500),  # 500 · 3 · 1
+        ("wealth", 24, "double", 1500),
+    ],
+)
+def test_R7_1_result_levels_by_the_losers_cards_left(edition: str, left: int, level: str, won: int) -> None:
+    outcome = play({
+        "config": edition,
+        "hands": ["3 3 4 5 6 7 8 2", "4 5 5 " + filler(left)],
+        "actions": [
+            p(0, "3 3"), p(1, "5 5"),  # seat 0 holds no pair: auto-pass (R2.6), seat 1 leads
+            p(1, "4"), p(0, "2"),  # seat 1 cannot beat a 2: auto-pass
+            p(0, "4 5 6 7 8"),  # seat 0 goes out (R2.5)
+        ],
+    })
+    assert outcome["winner"] == 0 and outcome["result"] == level
+    assert outcome["cards_left"] == [0, left]
+    settlement = outcome["settlement"]
+    assert settlement["match_points"] == (60 if edition == "points" else 500)
+    assert settlement["a"] == {"flat": 1, "single": 2, "double": 3}[level]
+    assert settlement["b"] == 1 and settlement["contribution_multipliers"] == [0, 0]
+    assert outcome["deltas"] == [won, -won] and outcome["house"] == 0
+
+
+def test_R2_5_an_action_after_the_end_is_refused() -> None:
+    scenario = {"hands": ["3", "4 5"], "actions": [p(0, "3"), p(1, "4")]}
+    assert refused(scenario) == {"action": 1, "code": "game_over", "message": "the game is over"}
+
+
+def test_an_unfinished_game_has_no_settlement() -> None:
+    outcome = play({"hands": ["3 9", "4 5"], "actions": [p(0, "3")]})
+    assert outcome["finished"] is False and outcome["winner"] is None and outcome["result"] is None
+    assert outcome["cards_left"] == [1, 2]
+    assert outcome["balances_after"] is None and outcome["house"] is None
+
+
+# ---------------------------------------------------------------------------
+# Scoring phases (R8)
+
+
+@pytest.mark.parametrize(
+    ("bomb", "phase", "points", "wealth"),
+    [
+        ("4444", 4, 60, 500),  # points: 60·1·1 + 60·0; wealth: 500·1·1 + 500·0
+        ("444 SJ", 4, 60, 500),  # R5.5: three 4s and a joker are the bomb 4444
+        ("33333", 5, 120, 500),  # points b(5) = 2: 60·1·2; wealth b(5) = 1: 500·1·1
+        ("4444 SJ", 5, 120, 500),  # R5.5: a joker adds one to the phase
+        ("777777", 6, 360, 2000),  # points 60·1·4 + 60·2 = 360; wealth 500·1·2 + 500·2 = 2000
+        ("SJ SJ BJ", 6, 360, 2000),  # R4.2 three-joker bomb, phase 6
+        ("8888888", 7, 720, 4000),  # points 60·1·8 + 60·4 = 720; wealth 500·1·4 + 500·4 = 4000
+    ],
+)
+def test_R8_1_the_highest_bomb_sets_the_phase(bomb: str, phase: int, points: int, wealth: int) -> None:
+    for edition, won in (("points", points), ("wealth", wealth)):
+        outcome = play({
+            "config": edition,
+            "hands": [f"{bomb} 9 2", "10 J J 6"],
+            # the bomb is unanswered (auto-pass); 9, 10, 2 and seat 0 is out; seat 1 holds J J 6
+            "actions": [p(0, bomb), p(0, "9"), p(1, "10"), p(0, "2")],
+        })
+        assert outcome["result"] == "flat" and outcome["cards_left"] == [0, 3]
+        assert outcome["scoring_phase"] == [phase, 0]
+        assert outcome["settlement"]["phases"][0]["source"] == "bomb"
+        assert outcome["deltas"] == [won, -won], edition
+
+
+def bombs_then_out(first: str, *later: str) -> dict[str, Any]:
+    """Seat 0 bombs with ``first``, plays a round of singles, then bombs with each of
+    ``later`` in separate plays, the last taking it out; seat 1 (10 K K 8) never bombs."""
+    hand = " ".join([first, "9", *later, "2"])
+    actions = [p(0, first), p(0, "9"), p(1, "10"), p(0, "2"), *(p(0, bomb) for bomb in later)]
+    return {"hands": [hand, "10 K K 8"], "actions": actions}
+
+
+@pytest.mark.parametrize(
+    ("bombs", "phase", "source", "won"),
+    [
+        (("4444", "5555"), 5, "connected", 120),  # 4-phase pair of 4s and 5s: 5; 60·1·b(5)=2
+        (("5555", "4444"), 5, "connected", 120),  # the order of the two plays does not matter
+        (("4444", "5555", "6666"), 5, "connected", 120),  # a chain of three is no more than a pair
+        (("44444", "55555"), 6, "connected", 360),  # 5-phase pair: 6; 60·1·4 + 60·2 = 360
+        (("AAAA", "KKKK"), 5, "connected", 120),  # K and A are adjacent within 3..A
+        (("4444", "6666"), 4, "bomb", 60),  # not adjacent: 60·1·1
+        (("4444", "55555"), 5, "bomb", 120),  # different phases: the 5-bomb alone, 60·1·2
+        (("AAAA", "2222"), 4, "bomb", 60),  # 2 is outside 3..A
+        (("4444 SJ", "5555 BJ"), 6, "connected", 360),  # jokers allowed inside: two 5-phase bombs
+    ],
+)
+def test_R8_2_connected_pair_in_separate_plays(
+    bombs: tuple[str, ...], phase: int, source: str, won: int
+) -> None:
+    outcome = play(bombs_then_out(bombs[0], *bombs[1:]))
+    assert outcome["winner"] == 0 and outcome["cards_left"] == [0, 3] and outcome["result"] == "flat"
+    assert outcome["scoring_phase"] == [phase, 0]
+    phases = outcome["settlement"]["phases"][0]
+    assert phases["source"] == source
+    assert len(phases["played"]) == len(bombs)
+    assert outcome["deltas"] == [won, -won]
+
+
+def test_R8_2_a_pair_needs_one_player() -> None:
+    # seat 0 bombs 4444, seat 1 answers 5555: one 4-phase bomb each, no connected pair
+    outcome = play({
+        "hands": ["4444 3 9", "5555 8 J"],
+        "actions": [p(0, "4444"), p(1, "5555"), p(1, "8"), p(0, "9"), p(1, "J")],
+    })
+    assert outcome["winner"] == 1 and outcome["cards_left"] == [1, 0]
+    assert outcome["scoring_phase"] == [4, 4]
+    assert outcome["deltas"] == [-60, 60]  # 60·1·b(4)=1 + 60·0 − 60·0
+
+
+def unconnected(bombs: list[str], count_unconnected: bool) -> dict[str, Any]:
+    """Seat 0 plays 8, seat 1 answers 10, then seat 0 plays ``bombs`` one by one and goes out."""
+    return {
+        "hands": [" ".join([*bombs, "8"]), "7 10 K"],
+        "overrides": {"count_unconnected": count_unconnected},
+        "actions": [p(0, "8"), p(1, "10"), *(p(0, bomb) for bomb in bombs)],
+    }
+
+
+@pytest.mark.parametrize(
+    ("bombs", "off", "on"),
+    [
+        # four unconnected 4-phase bombs: off phase 4 (60·1·1 = 60); on R8.3 → 6 (60·1·4 + 60·2 = 360)
+        (["3333", "6666", "9999", "QQQQ"], (4, 60), (6, 360)),
+        # three: on → 5 (60·1·2 = 120)
+        (["3333", "6666", "9999"], (4, 60), (5, 120)),
+        # two 4-phase bombs are not enough
+        (["3333", "6666"], (4, 60), (4, 60)),
+        # bombs of R8.2 count too: 4444 5555 is connected (5) and, with 9999 QQQQ, four → 6
+        (["4444", "5555", "9999", "QQQQ"], (5, 120), (6, 360)),
+        # two 5-phase bombs → 6; off: 5 (60·1·2 = 120)
+        (["33333", "99999"], (5, 120), (6, 360)),
+    ],
+)
+def test_R8_3_unconnected_bombs_count_only_when_enabled(
+    bombs: list[str], off: tuple[int, int], on: tuple[int, int]
+) -> None:
+    for enabled, (phase, won) in ((False, off), (True, on)):
+        outcome = play(unconnected(bombs, enabled))
+        assert outcome["winner"] == 0 and outcome["cards_left"] == [0, 2]
+        assert outcome["scoring_phase"] == [phase, 0], enabled
+        assert outcome["deltas"] == [won, -won], enabled
+    if on[0] > off[0]:
+        phase = play(unconnected(bombs, True))["settlement"]["phases"][0]
+        assert phase["source"] == "unconnected" and len(phase["bombs"]) == len(bombs)
+
+
+# ---------------------------------------------------------------------------
+# Contribution and doubling (R9.1, R9.2)
+
+CONTRIBUTION_GAME = {
+    "hands": ["3 666666 7777777 2", "SJ SJ BJ 4 5 9"],
+    "actions": [
+        p(0, "3"), p(1, "SJ SJ BJ"),  # seat 1's three-joker bomb (phase 6, c 2) on a single
+        p(0, "666666"),  # beats it: the three-joker bomb is the smallest of phase 6 (R6.3)
+        p(0, "7777777"), p(0, "2"),  # seat 0 leads its 7-bomb and goes out
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("edition", "contribution", "c", "won"),
+    [
+        # max: c_W = c(7) = 4, c_L = c(6) = 2; X 60, a 1, b(7) 8: 60·1·8 + 60·4 − 60·2 = 600
+        ("points", "max", [4, 2], 600),
+        # sum: c_W = c(6) + c(7) = 2 + 4 = 6: 480 + 60·6 − 120 = 720
+        ("points", "sum", [6, 2], 720),
+        # wealth, X 500, b(7) 4: max 500·1·4 + 500·4 − 500·2 = 3000
+        ("wealth", "max", [4, 2], 3000),
+        # wealth sum: 2000 + 500·6 − 1000 = 4000
+        ("wealth", "sum", [6, 2], 4000),
+    ],
+)
+def test_R9_1_contribution_max_or_sum(edition: str, contribution: str, c: list[int], won: int) -> None:
+    outcome = play(CONTRIBUTION_GAME | {"config": edition, "overrides": {"contribution": contribution}})
+    assert outcome["winner"] == 0 and outcome["cards_left"] == [0, 3]
+    assert outcome["scoring_phase"] == [7, 6]
+    assert outcome["settlement"]["contribution_multipliers"] == c
+    assert outcome["deltas"] == [won, -won]
+
+
+DOUBLING_GAME = {
+    "hands": ["5 8 10 2", "7777777 4 6 9"],
+    "actions": [
+        p(0, "5"), p(1, "7777777"),  # the loser's 7-bomb (phase 7, c 4); seat 0 auto-passes
+        p(1, "4"), p(0, "8"), p(1, "9"), p(0, "10"),  # seat 1 (6 left) cannot beat 10
+        p(0, "2"),  # seat 0 goes out with no bomb; seat 1 holds 6
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("edition", "doubling_from", "b", "deltas"),
+    [
+        # winner: b = b(0) = 1: net(W) = 60·1·1 + 0 − 60·4 = −180: the winner pays (R9.1)
+        ("points", "winner", 1, [-180, 180]),
+        # game: b = b(max(0, 7)) = 8: 60·1·8 − 60·4 = 240
+        ("points", "game", 8, [240, -240]),
+        # wealth winner: 500·1·1 − 500·4 = −1500
+        ("wealth", "winner", 1, [-1500, 1500]),
+        # wealth game: b(7) = 4: 500·1·4 − 500·4 = 0, nothing changes hands
+        ("wealth", "game", 4, [0, 0]),
+    ],
+)
+def test_R9_2_doubling_from_winner_or_game(
+    edition: str, doubling_from: str, b: int, deltas: list[int]
+) -> None:
+    outcome = play(DOUBLING_GAME | {"config": edition, "overrides": {"doubling_from": doubling_from}})
+    assert outcome["winner"] == 0 and outcome["cards_left"] == [0, 1]
+    assert outcome["scoring_phase"] == [0, 7]
+    settlement = outcome["settlement"]
+    assert settlement["b"] == b and settlement["doubling_phase"] == (0 if doubling_from == "winner" else 7)
+    assert outcome["deltas"] == deltas
+    assert settlement["payer"] == (None if deltas == [0, 0] else 0 if deltas[0] < 0 else 1)
+
+
+# ---------------------------------------------------------------------------
+# The four-joker bomb among phase 7 (R6.3)
+
+FOUR_JOKERS = {"hands": ["SJ SJ BJ BJ 3", "7777777 9"], "leader": 1}
+
+
+def test_R6_3_four_jokers_smallest_do_not_beat_a_7_bomb() -> None:
+    outcome = play(FOUR_JOKERS | {"actions": [p(1, "7777777"), p(1, "9")]})
+    # seat 0 cannot beat the 7-bomb: auto-pass, seat 1 leads 9 and is out
+    assert events(outcome)[1] == ("pass", 0, "auto_pass", None)
+    assert outcome["winner"] == 1 and outcome["cards_left"] == [5, 0]
+    assert outcome["scoring_phase"] == [0, 7]
+    assert outcome["deltas"] == [-720, 720]  # 60·1·b(7)=8 + 60·c(7)=4 − 0 = 720
+    answer = FOUR_JOKERS | {"actions": [p(1, "7777777"), p(0, "SJ SJ BJ BJ")]}
+    assert refused(answer)["code"] == "not_your_turn"  # seat 0 has been passed for
+    waiting = answer | {"overrides": {"auto_pass": False}}
+    error = refused(waiting)
+    assert error["action"] == 1 and error["code"] == "does_not_beat"
+
+
+def test_R6_3_four_jokers_largest_beat_a_7_bomb() -> None:
+    outcome = play(FOUR_JOKERS | {
+        "overrides": {"four_joker_bomb": "largest"},
+        "actions": [p(1, "7777777"), p(0, "SJ SJ BJ BJ"), p(0, "3")],
+    })
+    assert outcome["winner"] == 0 and outcome["cards_left"] == [0, 1]
+    assert outcome["scoring_phase"] == [7, 7]
+    assert outcome["deltas"] == [480, -480]  # 60·1·8 + 60·4 − 60·4 = 480
+
+
+# ---------------------------------------------------------------------------
+# Escape (R10)
+
+ESCAPE_EARLY = {"hands": ["3 3 9 K", "4 4 10 Q 2"], "actions": [p(0, "3 3"), {"seat": 1, "escape": True}]}
+
+
+def test_R10_1_host_mode_hosts_the_escaper_to_the_end_and_settles_normally() -> None:
+    outcome = play(ESCAPE_EARLY | {
+        "overrides": {"escape_mode": "host"},
+        "actions": [*ESCAPE_EARLY["actions"], p(0, "K")],
+    })
+    assert events(outcome) == [
+        ("play", 0, "player", "3 3"),
+        ("escape", 1, "escape", None),
+        ("hosting", 1, "escape", None),
+        ("play", 1, "hosting", "4 4"),  # R11.2: the weakest move that beats 3 3
+        ("pass", 0, "auto_pass", None),
+        ("play", 1, "hosting", "10"),  # R11.2: the lowest single on a lead
+        ("play", 0, "player", "K"),
+        ("play", 1, "hosting", "2"),
+        ("pass", 0, "auto_pass", None),
+        ("play", 1, "hosting", "Q"),
+        ("end", 1, None, None),
+    ]
+    # the hosted escaper went out: a normal flat win, no penalty
+    assert outcome["winner"] == 1 and outcome["result"] == "flat" and outcome["cards_left"] == [1, 0]
+    settlement = outcome["settlement"]
+    assert settlement["escaper"] is None and settlement["penalty"] == 0
+    assert outcome["deltas"] == [-60, 60]  # 60·1·1
+
+
+def test_R10_1_an_escaped_seat_stays_hosted() -> None:
+    scenario = ESCAPE_EARLY | {
+        "overrides": {"escape_mode": "host"},
+        "actions": [*ESCAPE_EARLY["actions"], {"seat": 1, "hosting": False}],
+    }
+    assert refused(scenario)["code"] == "escaped"
+
+
+@pytest.mark.parametrize(
+    ("edition", "deltas", "house"),
+    [
+        # points: P = X 60 · 12 = 720; seat 1 had not played: D = P; share 1.0
+        ("points", [720, -720], 0),
+        # wealth: P = 500 · 12 = 6000; seat 0 receives 70 % = 4200, the house 1800
+        ("wealth", [4200, -6000], 1800),
+    ],
+)
+def test_R10_2_escape_before_playing_pays_the_penalty_only(
+    edition: str, deltas: list[int], house: int
+) -> None:
+    outcome = play(ESCAPE_EARLY | {"config": edition})
+    assert [event["type"] for event in outcome["events"]][-2:] == ["escape", "end"]
+    assert outcome["finished"] and outcome["result"] == "escape" and outcome["winner"] == 0
+    assert outcome["cards_left"] == [2, 5]
+    settlement = outcome["settlement"]
+    assert settlement["escaper"] == 1 and settlement["escaper_played"] is False
+    assert settlement["a"] == 0 and settlement["contributions"] == [0, 0]
+    assert outcome["deltas"] == deltas and outcome["house"] == house
+
+
+@pytest.mark.parametrize(
+    ("edition", "deltas", "house"),
+    [
+        # points: P 60·12 = 720, normal loss X·b(6) = 60·4 = 240, seat 0's contribution
+        # 60·c(6) = 120: D = 1080, all to seat 0
+        ("points", [1080, -1080], 0),
+        # wealth: 500·12 + 500·b(6)=2 + 500·c(6)=2 = 6000 + 1000 + 1000 = 8000; 70 % = 5600
+        ("wealth", [5600, -8000], 2400),
+    ],
+)
+def test_R10_3_escape_after_playing_adds_the_loss_and_the_contribution(
+    edition: str, deltas: list[int], house: int
+) -> None:
+    outcome = play({
+        "config": edition,
+        "hands": ["3 777777 9", "4 J K"],
+        "actions": [p(0, "3"), p(1, "4"), p(0, "777777"), {"seat": 1, "escape": True}],
+    })
+    assert outcome["result"] == "escape" and outcome["winner"] == 0
+    settlement = outcome["settlement"]
+    assert settlement["escaper_played"] is True and settlement["a"] == 1
+    assert settlement["b"] == (4 if edition == "points" else 2)
+    assert outcome["deltas"] == deltas and outcome["house"] == house
+
+
+def test_R10_4_worked_example() -> None:
+    # wealth, both at level 5 (X = 1000); A (seat 0) plays a 6-phase bomb, B a 7-phase bomb,
+    # then A escapes. D = 1000·12 + 1000·b(7)=4 + 1000·c(7)=4 = 20000; B gets 70 % = 14000.
+    outcome = play({
+        "config": "wealth",
+        "balances": [700000, 900000],
+        "hands": ["666666 3 4", "7777777 5 8"],
+        "actions": [p(0, "666666"), p(1, "7777777"), {"seat": 0, "escape": True}],
+    })
+    assert outcome["scoring_phase"] == [6, 7]
+    settlement = outcome["settlement"]
+    assert settlement["match_points"] == 1000 and settlement["penalty"] == 12000
+    assert settlement["due"] == 20000 and settlement["contributions"] == [0, 4000]
+    assert outcome["deltas"] == [-20000, 14000] and outcome["house"] == 6000
+    assert outcome["balances_after"] == [680000, 914000]
+
+
+# ---------------------------------------------------------------------------
+# Balances and the house (R9.4, R9.5, R9.7)
+
+BIG_DOUBLE = {
+    # seat 0 plays an 8-bomb (phase 8) and goes out; seat 1 holds 12 cards: a double win
+    "hands": ["88888888 3", "4 4 5 5 6 6 9 9 10 10 J J"],
+    "actions": [p(0, "88888888"), p(0, "3")],
+}
+
+
+def test_R9_5_wealth_payer_pays_at_most_what_they_hold() -> None:
+    # X from the lower level: 150 coins is level 1, X = 5. Due 5·3·b(8)=8 + 5·c(8)=8 = 160.
+    outcome = play(BIG_DOUBLE | {"config": "wealth", "balances": [100000, 150]})
+    settlement = outcome["settlement"]
+    assert settlement["match_points"] == 5 and settlement["levels"] == [4, 1]
+    assert settlement["due"] == 160 and settlement["paid"] == 150 and settlement["capped"] is True
+    assert outcome["deltas"] == [150, -150] and outcome["balances_after"] == [100150, 0]
+
+
+def test_R9_5_points_balances_may_go_negative() -> None:
+    # 10 points is level 0, X = 5. Due 5·3·b(8)=16 + 5·c(8)=8 = 280, paid in full.
+    outcome = play(BIG_DOUBLE | {"balances": [1000, 10]})
+    settlement = outcome["settlement"]
+    assert settlement["match_points"] == 5 and settlement["capped"] is False
+    assert outcome["deltas"] == [280, -280] and outcome["balances_after"] == [1280, -270]
+    # a balance already below zero plays at the first level and keeps falling
+    again = play(BIG_DOUBLE | {"balances": [1000, -270]})
+    assert again["balances_after"] == [1280, -550]
+
+
+def test_R9_4_match_points_from_the_lower_level() -> None:
+    # 4000 points is level 7 (X 100), 2500 level 6 (X 80): X = 80, flat 80·1·1
+    outcome = play({"balances": [4000, 2500], "hands": ["3", "4 5"], "actions": [p(0, "3")]})
+    assert outcome["settlement"]["levels"] == [7, 6] and outcome["settlement"]["match_points"] == 80
+    assert outcome["deltas"] == [80, -80]
+
+
+@pytest.mark.parametrize(
+    ("edition", "overrides", "deltas", "house"),
+    [
+        # wealth flat, X 500: fees 100 each; seat 1 pays 500; the house takes 10 % of it (50).
+        # seat 0: −100 + 500 − 50 = 350; seat 1: −100 − 500 = −600; house 100 + 100 + 50 = 250
+        ("wealth", {"table_fee": 100, "win_fee_share": 0.1}, [350, -600], 250),
+        # points, fee only: 60 − 5 = 55; −60 − 5 = −65; house 10
+        ("points", {"table_fee": 5}, [55, -65], 10),
+        # points, win fee only: 0.25 · 60 = 15; 60 − 15 = 45
+        ("points", {"win_fee_share": 0.25}, [45, -60], 15),
+        # shares round down: 0.3333333 · 60 = 19.999998 → 19; 60 − 19 = 41
+        ("points", {"win_fee_share": 0.3333333}, [41, -60], 19),
+    ],
+)
+def test_R9_7_table_fee_and_win_fee_go_to_the_house(
+    edition: str, overrides: dict[str, object], deltas: list[int], house: int
+) -> None:
+    outcome = play({"config": edition, "overrides": overrides, "hands": ["3", "4 5"], "actions": [p(0, "3")]})
+    assert outcome["deltas"] == deltas and outcome["house"] == house
+
+
+def test_R9_7_escape_remainder_and_fees_together() -> None:
+    # wealth, fee 100 each; seat 1 escapes before playing: D = 6000, seat 0 receives 4200
+    outcome = play(ESCAPE_EARLY | {"config": "wealth", "overrides": {"table_fee": 100}})
+    assert outcome["deltas"] == [4100, -6100] and outcome["house"] == 2000
+
+
+# ---------------------------------------------------------------------------
+# Timeouts, hosting, auto-pass (R11, R2.6)
+
+
+def test_R11_3_timeouts_are_counted_and_the_third_switches_hosting_on() -> None:
+    outcome = play({
+        "hands": ["3 5 7 9 J K", "4 6 8 10 Q A 2"],
+        "actions": [
+            {"seat": 0, "timeout": True}, p(1, "4"),
+            {"seat": 0, "timeout": True}, p(1, "6"),
+            {"seat": 0, "timeout": True},  # the third: hosting switches on
+            p(1, "8"),  # the referee makes seat 0's hosted move
+            p(1, "10"),
+            {"seat": 0, "hosting": False},  # seat 0 takes the seat back
+            p(1, "Q"), p(0, "K"),
+        ],
+    })
+    timeouts = [event for event in outcome["events"] if event["type"] == "timeout"]
+    assert [(event["seat"], event["count"]) for event in timeouts] == [(0, 1), (0, 2), (0, 3)]
+    assert events(outcome) == [
+        ("timeout", 0, None, None), ("play", 0, "timeout", "3"),  # R11.2: lowest single on a lead
+        ("play", 1, "player", "4"),
+        ("timeout", 0, None, None), ("play", 0, "timeout", "5"),  # weakest that beats
+        ("play", 1, "player", "6"),
+        ("timeout", 0, None, None), ("play", 0, "timeout", "7"), ("hosting", 0, "timeout", None),
+        ("play", 1, "player", "8"), ("play", 0, "hosting", "9"),
+        ("play", 1, "player", "10"), ("play", 0, "hosting", "J"),
+        ("hosting", 0, "player", None),
+        ("play", 1, "player", "Q"), ("play", 0, "player", "K"),
+        ("end", 0, None, None),
+    ]
+    hosting = [event["on"] for event in outcome["events"] if event["type"] == "hosting"]
+    assert hosting == [True, False]
+    assert outcome["winner"] == 0 and outcome["cards_left"] == [0, 2] and outcome["deltas"] == [60, -60]
+
+
+def test_R11_3_max_timeouts_is_read_from_the_room() -> None:
+    outcome = play({
+        "overrides": {"max_timeouts": 1},
+        "hands": ["3 5 7", "4 6 8 10"],
+        "actions": [{"seat": 0, "timeout": True}, p(1, "4")],
+    })
+    # hosting is on after one timeout: the referee plays seat 0 (5 on 4) and seat 1 follows
+    assert ("hosting", 0, "timeout", None) in events(outcome)
+    assert events(outcome)[-1] == ("play", 0, "hosting", "5")
+
+
+def test_R11_3_a_timeout_that_ends_the_game_switches_nothing_on() -> None:
+    # the third timeout's hosting move empties the hand: the game is over, nothing follows
+    outcome = play({
+        "overrides": {"auto_pass": False},
+        "hands": ["3 5 7", "4 6 8 10"],
+        "actions": [
+            {"seat": 0, "timeout": True}, {"seat": 1, "timeout": True},
+            {"seat": 0, "timeout": True}, {"seat": 1, "timeout": True},
+            {"seat": 0, "timeout": True},
+        ],
+    })
+    assert outcome["events"][-1]["type"] == "end" and outcome["winner"] == 0
+    assert [event for event in outcome["events"] if event["type"] == "hosting"] == []
+
+
+def test_R11_2_hosting_switched_on_and_off_by_the_player() -> None:
+    outcome = play({
+        "hands": ["3 3 8 K", "4 4 9 J 5"],
+        "actions": [
+            {"seat": 1, "hosting": True},  # may be switched on at any time
+            p(0, "3 3"),  # the referee plays seat 1: 4 4, seat 0 auto-passes, seat 1 leads 5
+            {"seat": 1, "hosting": False},
+            p(0, "8"), p(1, "J"),  # seat 1 plays for itself (hosting would play 9)
+            p(0, "K"),
+        ],
+    })
+    assert events(outcome) == [
+        ("hosting", 1, "player", None),
+        ("play", 0, "player", "3 3"),
+        ("play", 1, "hosting", "4 4"),
+        ("pass", 0, "auto_pass", None),
+        ("play", 1, "hosting", "5"),
+        ("hosting", 1, "player", None),
+        ("play", 0, "player", "8"),
+        ("play", 1, "player", "J"),
+        ("play", 0, "player", "K"),
+        ("end", 0, None, None),
+    ]
+    assert outcome["winner"] == 0 and outcome["cards_left"] == [0, 1]
+
+
+def test_R11_2_a_hosted_turn_action_is_never_needed() -> None:
+    # the referee makes hosted moves itself; a hosted_turn for a seat that is not hosted fails
+    error = refused({"hands": ["3", "4"], "actions": [{"seat": 0, "hosted_turn": True}]})
+    assert error == {"action": 0, "code": "not_hosted", "message": "seat 0 is not hosted"}
+
+
+def test_R11_2_both_seats_hosted_play_a_dealt_game_to_the_end() -> None:
+    config = load_config("points")
+    for seed in (1, 2, 3):
+        outcome = play({
+            "seed": seed,
+            "actions": [{"seat": 0, "hosting": True}, {"seat": 1, "hosting": True}],
+        })
+        game = play_game(config, [HostingBot(), HostingBot()], seed)
+        assert outcome["winner"] == game.winner
+        assert outcome["cards_left"] == [len(hand) for hand in game.hands]
+        assert outcome["deltas"] == list(game.settle((1000, 1000)).deltas)
+        deal = outcome["events"][0]
+        assert deal["type"] == "deal" and deal["seat"] == game.leader and deal["flip_card"] is not None
+
+
+@pytest.mark.parametrize("auto_pass", [True, False])
+def test_R2_6_auto_pass_on_and_off(auto_pass: bool) -> None:
+    scenario = {"overrides": {"auto_pass": auto_pass}, "hands": ["2 3", "4 5"]}
+    if auto_pass:
+        outcome = play(scenario | {"actions": [p(0, "2"), p(0, "3")]})
+        assert events(outcome)[1] == ("pass", 1, "auto_pass", None)
+        # the pass was made for seat 1: its own pass is not its turn
+        error = refused(scenario | {"actions": [p(0, "2"), {"seat": 1, "pass": True}]})
+        assert error["action"] == 1 and error["code"] == "not_your_turn"
+    else:
+        waiting = play(scenario | {"actions": [p(0, "2")]})
+        assert waiting["finished"] is False and events(waiting) == [("play", 0, "player", "2")]
+        outcome = play(scenario | {"actions": [p(0, "2"), {"seat": 1, "pass": True}, p(0, "3")]})
+        assert events(outcome)[1] == ("pass", 1, "player", None)
+        # a timeout on a follow that cannot be beaten is a hosting pass (R11.3)
+        timed = play(scenario | {"actions": [p(0, "2"), {"seat": 1, "timeout": True}, p(0, "3")]})
+        assert events(timed)[1:3] == [("timeout", 1, None, None), ("pass", 1, "timeout", None)]
+        assert timed["deltas"] == outcome["deltas"]
+    assert outcome["winner"] == 0 and outcome["deltas"] == [60, -60]
+
+
+# ---------------------------------------------------------------------------
+# Named readings (R5.4)
+
+
+def test_R5_4_the_named_reading_is_played() -> None:
+    outcome = play({
+        "hands": ["3 4 5 SJ SJ BJ 9", "4 4 5 5 6 6 K"],
+        "actions": [p(0, "3 4 5 SJ SJ BJ", "pair_run"), p(1, "4 4 5 5 6 6")],
+    })
+    first, second = (event for event in outcome["events"] if event["type"] == "play")
+    assert first["combo"]["kind"] == "pair_run" and first["combo"]["reading"] == "3 3 4 4 5 5"
+    assert second["combo"]["kind"] == "pair_run" and second["combo"]["top"] == "6"
+
+
+# ---------------------------------------------------------------------------
+# Errors
+
+
+@pytest.mark.parametrize(
+    ("actions", "index", "code"),
+    [
+        ([p(1, "4")], 0, "not_your_turn"),
+        ([p(0, "9")], 0, "cards_not_held"),
+        ([p(0, "3 3 3")], 0, "cards_not_held"),
+        ([p(0, "3 4")], 0, "invalid_combination"),
+        ([p(0, "3 3 SJ", "straight")], 0, "invalid_combination"),
+        ([p(0, "3 3"), p(1, "5 6")], 1, "invalid_combination"),
+        ([p(0, "4"), p(1, "5 5")], 1, "does_not_beat"),
+        ([p(0, "4"), p(1, "3")], 1, "cards_not_held"),
+        ([p(0, "4"), {"seat": 1, "escape": True}, {"seat": 0, "escape": True}], 2, "game_over"),
+        ([{"seat": 0, "pass": True}], 0, "pass_on_lead"),
+        ([{"seat": 0, "hosted_turn": True}], 0, "not_hosted"),
+        ([p(0, "")], 0, "no_cards"),
+        ([p(0, "3 X")], 0, "unknown_card"),
+        ([p(0, "3", "quad")], 0, "bad_action"),
+        ([{"seat": 0}], 0, "bad_action"),
+        ([{"seat": 0, "play": 3}], 0, "bad_action"),
+        ([{"play": "3"}], 0, "bad_action"),
+        ([{"seat": True, "play": "3"}], 0, "bad_action"),
+        ([{"seat": 2, "play": "3"}], 0, "bad_seat"),
+        ([{"seat": 0, "hosting": "on"}], 0, "bad_action"),
+    ],
+)
+def test_illegal_actions_name_the_action(actions: list[dict[str, Any]], index: int, code: str) -> None:
+    error = refused({"hands": ["3 3 4 SJ", "5 5 6 7 8 BJ"], "actions": actions})
+    assert error["action"] == index and error["code"] == code
+    assert isinstance(error["message"], str) and error["message"]
+    assert list(error) == ["action", "code", "message"]
+
+
+def test_does_not_beat_names_both_combinations() -> None:
+    error = refused({"hands": ["9 3", "8 4"], "actions": [p(0, "9"), p(1, "8")]})
+    # seat 1 could not beat 9 and was passed for (R2.6); with auto-pass off the play is checked
+    assert error["code"] == "not_your_turn"
+    error = refused({
+        "overrides": {"auto_pass": False}, "hands": ["9 3", "8 4"], "actions": [p(0, "9"), p(1, "8")],
+    })
+    assert error == {"action": 1, "code": "does_not_beat", "message": "single 8 does not beat single 9 (R6)"}
+
+
+@pytest.mark.parametrize(
+    ("scenario", "code", "needle"),
+    [
+        ({"actions": []}, "bad_scenario", "give either 'hands'"),
+        ({"hands": ["3", "4"], "seed": 1}, "bad_scenario", "not both"),
+        ({"seed": 1, "leader": 1}, "bad_scenario", "'leader' goes with 'hands'"),
+        ({"hands": ["3"]}, "bad_scenario", "hands"),
+        ({"hands": ["3", "4"], "leader": 2}, "bad_scenario", "leader"),
+        ({"hands": ["3", "4"], "balances": [1000]}, "bad_scenario", "balances"),
+        ({"hands": ["3", "4"], "balances": [1.5, 1000]}, "bad_scenario", "balances.0"),
+        ({"hands": ["3", "4"], "actions": ["pass"]}, "bad_scenario", "actions.0"),
+        ({"hands": ["3", "4"], "player": 1}, "bad_scenario", "player"),
+        ([1, 2], "bad_scenario", "scenario"),
+        ({"hands": ["3", "4"], "config": "casino"}, "bad_config", "casino"),
+        ({"hands": ["3", "4"], "overrides": {"jokers": "wild"}}, "bad_config", "unknown key 'jokers'"),
+        ({"hands": ["3", "4"], "overrides": {"four_joker_bomb": "middle"}}, "bad_config", "four_joker_bomb"),
+        ({"hands": ["SJ SJ SJ", "3"]}, "bad_hands", "one 108-card deck"),
+        ({"hands": ["3 3 3 3 3", "3 3 3 3"]}, "bad_hands", "hand 1"),  # nine 3s
+        ({"hands": ["", "3"]}, "bad_hands", "hand 0 is empty"),
+        ({"hands": ["", ""]}, "bad_hands", "empty"),
+        ({"hands": ["3 X", "4"]}, "unknown_card", "'X'"),
+        ({"hands": ["3", "SJH"]}, "unknown_card", "hands"),
+    ],
+)
+def test_invalid_scenarios_have_no_action_index(scenario: object, code: str, needle: str) -> None:
+    error = refused(scenario)
+    assert list(error) == ["code", "message"]
+    assert error["code"] == code and needle in error["message"]
+    assert "Value error" not in error["message"]
+
+
+# ---------------------------------------------------------------------------
+# The command line: shuangkou referee FILE | -
+
+R10_4 = {
+    "config": "wealth",
+    "balances": [700000, 900000],
+    "hands": ["666666 3 4", "7777777 5 8"],
+    "actions": [{"seat": 0, "play": "666666"}, {"seat": 1, "play": "7777777"}, {"seat": 0, "escape": True}],
+}
+
+
+def shuangkou(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "shuangkou", *args], input=stdin, capture_output=True, text=True, check=False
+    )
+
+
+def test_cli_referee_file_and_stdin(tmp_path: Path) -> None:
+    path = tmp_path / "escape.json"
+    path.write_text(json.dumps(R10_4), encoding="utf-8")
+    from_file = shuangkou("referee", str(path))
+    from_stdin = shuangkou("referee", "-", stdin=json.dumps(R10_4))
+    for run in (from_file, from_stdin):
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.count("\n") == 1  # one JSON document on one line
+        outcome = json.loads(run.stdout)
+        assert outcome == json.loads(json.dumps(referee(R10_4)))
+        assert outcome["deltas"] == [-20000, 14000] and outcome["house"] == 6000
+
+
+@pytest.mark.parametrize(
+    ("stdin", "expected"),
+    [
+        # an illegal action: its index, code and message
+        (
+            json.dumps({"hands": ["3", "4"], "actions": [{"seat": 1, "play": "4"}]}),
+            {"action": 0, "code": "not_your_turn", "message": "it is seat 0's turn, not seat 1's"},
+        ),
+        # an invalid scenario: no action index
+        (
+            json.dumps({"hands": ["3", "4"], "config": "casino"}),
+            {"code": "bad_config"},
+        ),
+        ('{"hands": ', {"code": "bad_scenario"}),
+    ],
+)
+def test_cli_referee_errors_exit_2(stdin: str, expected: dict[str, object]) -> None:
+    run = shuangkou("referee", "-", stdin=stdin)
+    assert run.returncode == 2
+    error = json.loads(run.stdout)["error"]
+    assert error.items() >= expected.items()
+    assert ("action" in error) == ("action" in expected)
+    assert run.stderr.startswith("shuangkou referee: ")
+
+
+def test_cli_referee_unreadable_files_exit_2(tmp_path: Path) -> None:
+    missing = shuangkou("referee", str(tmp_path / "missing.json"))
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(b"\xff\xfe{")
+    undecodable = shuangkou("referee", str(binary))
+    for run in (missing, undecodable):
+        assert run.returncode == 2, run.stderr
+        assert json.loads(run.stdout)["error"]["code"] == "bad_scenario"
+    assert "not UTF-8" in json.loads(undecodable.stdout)["error"]["message"]
+
+
+# ---------------------------------------------------------------------------
+# docs/referee.md: every example is real
+
+
+def test_referee_doc_console_examples(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    text = (DOCS / "referee.md").read_text(encoding="utf-8")
+    examples = 0
+    status: int | None = None
+    for block in re.findall(r"```console\n(.*?)```", text, re.DOTALL):
+        for chunk in re.split(r"^\$ ", block, flags=re.MULTILINE)[1:]:
+            command, _, expected = chunk.partition("\n")
+            if command == "echo $?":
+                assert f"{status}\n" == expected
+                continue
+            match = re.fullmatch(r"echo '(.*)' \| shuangkou referee -", command)
+            assert match, command
+            monkeypatch.setattr(sys, "stdin", io.StringIO(match.group(1) + "\n"))
+            status = main(["referee", "-"])
+            out = capsys.readouterr().out
+            assert json.loads(out) == json.loads(expected), command
+            if expected.count("\n") == 1:
+                assert out == expected  # one-line outputs are shown exactly as printed
+            examples += 1
+    assert examples >= 15
+
+
+def test_referee_doc_python_examples() -> None:
+    failures, tried = doctest.testfile(str(DOCS / "referee.md"), module_relative=False)
+    assert tried >= 10 and failures == 0
