@@ -112,6 +112,7 @@ def _outcome(game: Game, config: RoomConfig, scenario: Scenario) -> dict[str, ob
     outcome: dict[str, object] = {
         "events": [event.to_dict() for event in game.events],
         "finished": game.finished,
+        "to_act": None if game.finished else game.to_act,
         "winner": game.winner,
         "result": game.result,
         "cards_left": [len(hand) for hand in game.hands],
