@@ -61,6 +61,8 @@ ROOMS: dict[str, str] = {
     '[escape]\nescape_mode = "host"\n',
     "wealth": 'edition = "wealth"\n[timers]\nturn_seconds = 30\nready_seconds = 30\n',
     "brief": 'edition = "points"\nname = "Brief"\n[timers]\nturn_seconds = 30\nready_seconds = 0.4\n',
+    "winner": 'edition = "points"\nname = "Winner leads"\n[timers]\nturn_seconds = 30\nready_seconds = 30\n'
+    '[play]\nfirst_player = "winner"\n',
 }
 
 
@@ -397,10 +399,18 @@ async def act(player: Player, choose: Chooser, timeout: float = 20.0) -> dict[st
     return await player.until(lambda t: t["seq"] > seq, timeout)
 
 
-async def take_turns(player: Player, choose: Chooser, timeout: float = 20.0) -> dict[str, Any]:
-    """Play the player's turns with ``choose`` until the game is over; returns the last view."""
+async def take_turns(
+    player: Player, choose: Chooser, game_id: str | None = None, timeout: float = 20.0
+) -> dict[str, Any]:
+    """Play the player's turns in game ``game_id`` (default: the one in progress) with ``choose``
+    until it is over; returns the last view."""
+    if game_id is None:
+        assert player.table is not None and player.table["phase"] == "playing", "no game in progress"
+        game_id = player.table["game_id"]
     while True:
-        table = await player.until(lambda t: t["phase"] != "playing" or my_turn(t), timeout)
+        table = await player.until(
+            lambda t: t["game_id"] == game_id and (t["phase"] != "playing" or my_turn(t)), timeout
+        )
         if table["phase"] != "playing":
             return table
         await act(player, choose, timeout)
@@ -433,8 +443,11 @@ async def start_game(server: RunningServer, room: str = "points", **kwargs: Any)
 
 
 async def play_out(players: tuple[Player, Player], choosers: tuple[Chooser, Chooser]) -> list[dict[str, Any]]:
-    """Both players play their turns to the end; returns their final views."""
-    views = await asyncio.gather(*(take_turns(p, c) for p, c in zip(players, choosers, strict=True)))
+    """Both players play their turns in the game in progress to its end; returns their final views."""
+    playing = [p.table for p in players if p.table is not None and p.table["phase"] == "playing"]
+    assert playing, "no game in progress"
+    game_id = playing[0]["game_id"]
+    views = await asyncio.gather(*(take_turns(p, c, game_id) for p, c in zip(players, choosers, strict=True)))
     return list(views)
 
 

@@ -83,6 +83,32 @@ def test_quick_match_game_to_each_result_level(start_server: StartServer, result
     run(scenario())
 
 
+def test_games_in_a_row_at_one_table(start_server: StartServer) -> None:
+    """After the result screen both get ready again and the next game is dealt at the same
+    table (seed + 1); in a room with first_player = "winner" the previous winner leads (R2.1);
+    balances carry over from the first settlement."""
+    server = start_server(seed=7)
+
+    async def scenario() -> None:
+        ana, bo = await start_game(server, "winner")
+        first, _ = await play_out((ana, bo), loser_to(*RESULT_RANGES["flat"]))
+        assert first["game"]["winner"] == 1
+        for player in (ana, bo):
+            await player.ready()
+        second = await ana.until(lambda t: t["phase"] == "playing" and t["game_id"] != first["game_id"])
+        assert second["settlement"] is None and second["seq"] > first["seq"]
+        assert second["game"]["leader"] == 1 == second["game"]["to_act"]
+        assert [seat["balance"] for seat in second["seats"]] == first["settlement"]["balances_after"]
+        stored = await server.aadmin("GET", f"games/{second['game_id']}")
+        assert stored["record"]["seed"] == 8
+        final, _ = await play_out((ana, bo), (passive, weakest))
+        assert final["game_id"] == second["game_id"] and final["game"]["winner"] == 1
+        await check_settlement(server, (ana, bo), final)
+        assert final["settlement"]["balances_before"] == first["settlement"]["balances_after"]
+
+    run(scenario())
+
+
 def test_seeded_servers_deal_the_same_games(start_server: StartServer) -> None:
     """R1.4: with a seed (tests and demos) the n-th game is dealt from seed + n."""
     first, second = start_server(seed=5), start_server(seed=5)
@@ -549,7 +575,7 @@ def test_quick_match_seats_two_waiting_players_together(server: RunningServer) -
 
 
 def test_client_error_is_raised_for_refusals(server: RunningServer) -> None:
-    """The client's ``until`` raises the server's refusal."""
+    """The client's ``until`` raises the server's refusals and the end of the connection."""
 
     async def scenario() -> None:
         ana = await server.player("Ana")
@@ -557,5 +583,12 @@ def test_client_error_is_raised_for_refusals(server: RunningServer) -> None:
         with pytest.raises(ClientError) as caught:
             await ana.until(lambda t: True)
         assert caught.value.code == "unknown_room"
+        # A connection closed by the server ends the wait with the reason.
+        await ana.join("points")
+        await ana.until(lambda t: t["you"] == 0)
+        await server.again(ana)
+        with pytest.raises(ClientError) as caught:
+            await ana.until(lambda t: False)
+        assert (caught.value.code, caught.value.message) == ("closed", "replaced")
 
     run(scenario())

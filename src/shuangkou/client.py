@@ -83,22 +83,21 @@ class Client:
         return message
 
     async def expect(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
-        """Receive until a message of type ``kind``; an error message raises :class:`ClientError`."""
+        """Receive until a message of type ``kind``; an error message raises :class:`ClientError`,
+        and so does ``closed`` (code ``closed``, the reason as message)."""
         deadline = time.monotonic() + timeout
         while True:
             message = await self.receive(max(0.01, deadline - time.monotonic()))
             if message["type"] == kind:
                 return message
-            if message["type"] == "error" and kind != "error":
-                raise ClientError(message["code"], message["message"])
+            _raise_refusal(message)
 
     async def until(self, condition: Callable[[dict[str, Any]], bool], timeout: float = 10.0) -> dict[str, Any]:
-        """Receive until the table view satisfies ``condition``; returns that view."""
+        """Receive until the table view satisfies ``condition``; returns that view. An error
+        or ``closed`` message raises :class:`ClientError`."""
         deadline = time.monotonic() + timeout
         while self.table is None or not condition(self.table):
-            message = await self.receive(max(0.01, deadline - time.monotonic()))
-            if message["type"] == "error":
-                raise ClientError(message["code"], message["message"])
+            _raise_refusal(await self.receive(max(0.01, deadline - time.monotonic())))
         return self.table
 
     # -- the messages of docs/protocol.md ---------------------------------------------
@@ -151,6 +150,13 @@ class Client:
         """Whether the latest view says it is this client's turn."""
         table = self.table
         return bool(table and table["phase"] == "playing" and table["game"]["to_act"] == table["you"])
+
+
+def _raise_refusal(message: dict[str, Any]) -> None:
+    if message["type"] == "error":
+        raise ClientError(message["code"], message["message"])
+    if message["type"] == "closed":
+        raise ClientError("closed", message["reason"])
 
 
 def _post_json(url: str, data: dict[str, Any]) -> dict[str, Any]:
