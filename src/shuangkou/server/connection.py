@@ -48,10 +48,15 @@ class Connection:
 
     def send(self, message: dict[str, Any]) -> None:
         """Queue a message; a reader too slow to keep up is disconnected."""
+        if not self.closed:
+            self.send_json(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
+
+    def send_json(self, text: str) -> None:
+        """Queue a message already encoded as JSON text."""
         if self.closed:
             return
         try:
-            self.queue.put_nowait(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
+            self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.close("too_slow")
 

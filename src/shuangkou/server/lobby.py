@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import secrets
@@ -22,6 +23,12 @@ __all__ = ["SHIPPED_ROOMS", "Lobby", "LobbyError"]
 
 log = logging.getLogger("shuangkou.lobby")
 SHIPPED_ROOMS = ("points", "wealth")
+
+
+@functools.cache
+def _shipped_starting_balance(edition: str) -> int:
+    """The starting balance of the shipped room of ``edition`` (read once: files are parsed slowly)."""
+    return load_config(edition).starting_balance
 
 
 class LobbyError(Exception):
@@ -119,7 +126,7 @@ class Lobby:
         for room in self.rooms.values():
             balances.setdefault(room.config.edition, room.config.starting_balance)
         for edition in SHIPPED_ROOMS:
-            balances.setdefault(edition, load_config(edition).starting_balance)
+            balances.setdefault(edition, _shipped_starting_balance(edition))
         return balances
 
     # -- seating ----------------------------------------------------------------------

@@ -21,6 +21,7 @@ class Metrics:
     games: Counter
     settlements: Counter
     games_restored: Counter
+    loop_lag: Histogram
     games_voided: Counter
     hosting: Counter
     errors: Counter
@@ -42,6 +43,12 @@ class Metrics:
             ),
             games=Counter("shuangkou_games", "Games started", registry=registry),
             settlements=Counter("shuangkou_settlements", "Games settled", registry=registry),
+            loop_lag=Histogram(
+                "shuangkou_event_loop_lag_seconds",
+                "How late the event loop runs a timer (sampled every 0.25 s): time it spends busy",
+                buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0),
+                registry=registry,
+            ),
             games_restored=Counter(
                 "shuangkou_games_restored", "Running games restored at startup", registry=registry
             ),

@@ -39,6 +39,7 @@ from ..store import Account, Store, StoredGame
 from . import protocol as p
 from .connection import Connection
 from .metrics import METRICS
+from .render import ViewCache, moves_json
 
 __all__ = ["Room", "Services", "Table", "TableFull"]
 
@@ -145,6 +146,7 @@ class Table:
     task: asyncio.Task[None] | None = None
     timer: asyncio.TimerHandle | None = None
     stopping: bool = False
+    views: ViewCache = field(default_factory=ViewCache)
     private: bool = False  # an invite table: seated only by its id, never by quick match
 
     def invite_open(self) -> bool:
@@ -335,8 +337,8 @@ class Table:
         elif isinstance(message, p.HintMessage):
             moves = []
             if self.playing and self.game is not None and self.game.to_act == index:
-                moves = [move.to_dict() for move in self.game.legal_moves(index)]
-            connection.send({"type": "hint", "seq": self.seq, "moves": moves})
+                moves = self.game.legal_moves(index)
+            connection.send_json(f'{{"type":"hint","seq":{self.seq},"moves":{moves_json(moves)}}}')
         elif isinstance(message, p.HostingMessage):
             if not self.playing:
                 self._refuse(connection, "not_playing", "no game is in progress")
@@ -637,7 +639,7 @@ class Table:
             "phase": phase,
             "you": index,
             "seats": seats,
-            "game": self.game.view(index) if self.game is not None else None,
+            "game": self.views.view(self.game, index) if self.game is not None else None,
             "game_id": self.game_id,
             "turn_seconds": config.turn_seconds,
             "turn_deadline": _millis(self.turn_deadline),

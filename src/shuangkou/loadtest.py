@@ -1,0 +1,555 @@
+"""A load test of the game server: many bot players over real WebSockets on this machine.
+
+Each table is two bot clients matched by quick match (human against human). A bot acts
+like a player: when it is its turn it waits a think time, asks for a ``hint``, plays one of
+the weakest moves (or passes) against the current state number, and gets ready again after
+each game. With the default think time of about one second each table makes about one
+action per second.
+
+The test measures, over a window after a warm-up:
+
+- action latency: from sending ``play``/``pass`` to receiving the ``state`` that shows it
+  (p50, p95, p99, max), and the ``hint`` round trip;
+- actions per second, games finished, errors by code (error messages, unexpected closes,
+  timeouts);
+- CPU of the server process (from ``/proc``) and of the load generator itself.
+
+It starts its own server (``shuangkou serve`` as a child process on a fresh data directory)
+unless given ``--url``, which must be a loopback address. ``--sweep`` runs several table
+counts, each on a fresh server, and reports the largest that held the latency target.
+
+    shuangkou loadtest --tables 1000 --duration 60
+    shuangkou loadtest --sweep 250,500,1000,1500 --duration 30
+    python bench/load.py --tables 5 --duration 3          # the same, as a script
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import ipaddress
+import json
+import math
+import os
+import random
+import resource
+import socket
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import websockets
+from websockets.asyncio.client import ClientConnection
+
+from .serverprocess import ServerProcess
+
+__all__ = ["LoadReport", "LoadSettings", "main", "run_load", "sweep"]
+
+
+@dataclass
+class LoadSettings:
+    """What one load run does."""
+
+    tables: int = 100
+    duration: float = 30.0
+    warmup: float = 5.0
+    think: float = 1.0  # mean seconds a bot thinks before its action (uniform in [0.5, 1.5] x think)
+    room: str = "points"
+    url: str | None = None  # a running server (loopback only); None: start one
+    server_pid: int | None = None  # for the CPU figure of a server given by --url
+    database_url: str | None = None  # for the server this run starts (default: SQLite in a temp dir)
+    server_args: list[str] = field(default_factory=list)
+    connect_concurrency: int = 64
+    seed: int = 0
+    target_p99_ms: float = 100.0
+
+
+@dataclass
+class LoadReport:
+    """The figures of one load run (latencies in milliseconds)."""
+
+    tables: int
+    connections: int
+    connected: int
+    seconds: float
+    actions: int
+    actions_per_second: float
+    per_table_actions_per_second: float
+    latency_ms: dict[str, float]
+    hint_ms: dict[str, float]
+    games_finished: int
+    errors: dict[str, int]
+    server_cpu_percent: float | None
+    server_cpu_ms_per_action: float | None
+    loadgen_cpu_percent: float
+    machine_cpu_percent: float | None  # every process of the machine, all cores: others' work shows here
+    load_average: float
+    setup_seconds: float
+    server: str
+    target_p99_ms: float
+
+    @property
+    def held(self) -> bool:
+        """Whether every table played, with p99 under the target and no error."""
+        return (
+            self.connected == self.connections
+            and not self.errors
+            and self.actions > 0
+            and self.latency_ms.get("p99", math.inf) < self.target_p99_ms
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return asdict(self) | {"held": self.held}
+
+    def to_text(self) -> str:
+        """A short human summary."""
+        lat, hint = self.latency_ms, self.hint_ms
+        cpu = "n/a" if self.server_cpu_percent is None else f"{self.server_cpu_percent:.0f}%"
+        errors = ", ".join(f"{code} {n}" for code, n in sorted(self.errors.items())) or "none"
+        return "\n".join([
+            f"{self.tables} tables, {self.connected}/{self.connections} connections, "
+            f"{self.seconds:.0f} s measured (setup {self.setup_seconds:.1f} s), server {self.server}",
+            f"actions: {self.actions} ({self.actions_per_second:.0f}/s, "
+            f"{self.per_table_actions_per_second:.2f}/s per table), games finished: {self.games_finished}",
+            f"action latency ms: p50 {lat.get('p50', 0):.1f}  p95 {lat.get('p95', 0):.1f}  "
+            f"p99 {lat.get('p99', 0):.1f}  max {lat.get('max', 0):.1f}",
+            f"hint round trip ms: p50 {hint.get('p50', 0):.1f}  p99 {hint.get('p99', 0):.1f}",
+            f"errors: {errors}",
+            f"CPU: server {cpu} of one core ({self.server_cpu_ms_per_action} ms per action), load generator "
+            f"{self.loadgen_cpu_percent:.0f}%; the machine's {os.cpu_count()} cores were {self.machine_cpu_percent}% "
+            f"busy (load average {self.load_average})",
+            f"p99 under {self.target_p99_ms:.0f} ms with no error: {'yes' if self.held else 'NO'}",
+        ])
+
+
+def percentiles(samples: Sequence[float]) -> dict[str, float]:
+    """p50, p95, p99, max and mean of ``samples`` (seconds) in milliseconds.
+
+    >>> percentiles([0.001 * i for i in range(1, 101)])["p99"]
+    99.0
+    """
+    if not samples:
+        return {}
+    ordered = sorted(samples)
+
+    def rank(q: float) -> float:
+        return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))] * 1000
+
+    return {
+        "p50": round(rank(0.50), 2),
+        "p95": round(rank(0.95), 2),
+        "p99": round(rank(0.99), 2),
+        "max": round(ordered[-1] * 1000, 2),
+        "mean": round(sum(ordered) / len(ordered) * 1000, 2),
+        "count": len(ordered),
+    }
+
+
+# ---------------------------------------------------------------------------
+# One run
+
+
+class _Run:
+    """Shared state of the bots of one run."""
+
+    def __init__(self, settings: LoadSettings, base_url: str) -> None:
+        self.settings = settings
+        self.base_url = base_url.rstrip("/")
+        parts = urlsplit(self.base_url)
+        self.host = parts.hostname or "127.0.0.1"
+        self.port = parts.port or 80
+        self.measuring = False
+        self.stopping = False
+        self.latencies: list[float] = []
+        self.hint_latencies: list[float] = []
+        self.actions = 0
+        self.games = 0
+        self.errors: Counter[str] = Counter()
+
+    def error(self, code: str) -> None:
+        if self.measuring:
+            self.errors[code] += 1
+
+    async def post_json(self, path: str, data: dict[str, Any]) -> dict[str, Any]:
+        """A minimal HTTP/1.1 POST on its own connection (no client library needed)."""
+        body = json.dumps(data).encode()
+        reader, writer = await asyncio.open_connection(self.host, self.port)
+        try:
+            writer.write(
+                f"POST {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body
+            )
+            await writer.drain()
+            response = await reader.read()
+        finally:
+            writer.close()
+            with contextlib.suppress(OSError):
+                await writer.wait_closed()
+        head, _, payload = response.partition(b"\r\n\r\n")
+        if not head.startswith(b"HTTP/1.1 200"):
+            raise RuntimeError(f"POST {path}: {head.splitlines()[0].decode(errors='replace') if head else 'no answer'}")
+        result: dict[str, Any] = json.loads(payload)
+        return result
+
+
+class _Bot:
+    """One player: reacts to every state, acts after a think time."""
+
+    def __init__(self, run: _Run, index: int) -> None:
+        self.run = run
+        self.index = index
+        self.rng = random.Random(run.settings.seed * 1_000_003 + index)
+        self.socket: ClientConnection | None = None
+        self.table: dict[str, Any] | None = None
+        self.scheduled: int | None = None  # the state number an action is planned for
+        self.sent: tuple[int, float] | None = None  # (state number, time) of the last play/pass
+        self.hint_reply: asyncio.Future[dict[str, Any]] | None = None
+        self.busy = False  # a think-and-act step is running: never two at once
+        self.readied: str | None = None  # the game id (or "-") this bot has sent ready after
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.reader: asyncio.Task[None] | None = None
+
+    async def connect(self) -> None:
+        run = self.run
+        data = await run.post_json("/api/guest", {"name": f"Load {self.index}"})
+        url = run.base_url.replace("http", "ws", 1) + f"/ws?token={data['token']}"
+        self.socket = await websockets.connect(url, max_size=2**22, open_timeout=60, ping_interval=None)
+        welcome = json.loads(await self.socket.recv())
+        if welcome.get("type") != "welcome":
+            raise RuntimeError(f"no welcome: {welcome}")
+        self.reader = asyncio.get_running_loop().create_task(self.read())
+
+    async def join(self) -> None:
+        await self.send({"type": "join", "room": self.run.settings.room, "opponent": "human"})
+
+    async def send(self, message: dict[str, Any]) -> None:
+        if self.socket is not None and not self.run.stopping:
+            with contextlib.suppress(websockets.ConnectionClosed):
+                await self.socket.send(json.dumps(message))
+
+    async def read(self) -> None:
+        assert self.socket is not None
+        run = self.run
+        try:
+            async for raw in self.socket:
+                message = json.loads(raw)
+                kind = message["type"]
+                if kind == "state":
+                    self.on_state(message["table"])
+                elif kind == "hint":
+                    if self.hint_reply is not None and not self.hint_reply.done():
+                        self.hint_reply.set_result(message)
+                elif kind == "error":
+                    run.error(message["code"])
+                    self.sent = None
+                    self.scheduled = None
+                    if self.table is not None:
+                        self.on_state(self.table)
+                elif kind == "closed" and not run.stopping:
+                    run.error(f"closed:{message['reason']}")
+        except websockets.ConnectionClosed:
+            if not run.stopping:
+                run.error("connection_lost")
+
+    def on_state(self, table: dict[str, Any]) -> None:
+        run = self.run
+        previous = self.table
+        self.table = table
+        seq = table["seq"]
+        if self.sent is not None and seq > self.sent[0]:
+            if run.measuring:
+                run.latencies.append(time.perf_counter() - self.sent[1])
+                run.actions += 1
+            self.sent = None
+        newly_settled = table["phase"] == "settled" and (previous is None or previous["phase"] != "settled")
+        if newly_settled and run.measuring and table["you"] == 0:
+            run.games += 1
+        if self.busy or self.scheduled == seq or self.sent is not None:
+            return
+        me = table["seats"][table["you"]] if table["you"] is not None else None
+        if table["phase"] == "playing" and table["game"]["to_act"] == table["you"]:
+            self.plan(seq, self.act)
+        elif (
+            table["phase"] in ("settled", "ready") and me is not None and not me["ready"]
+            and self.readied != (table["game_id"] or "-")
+        ):
+            self.plan(seq, self.ready)
+
+    def plan(self, seq: int, step: Any) -> None:
+        self.scheduled = seq
+        self.busy = True
+        task = asyncio.get_running_loop().create_task(step(seq))
+        self.tasks.add(task)
+        task.add_done_callback(self.done)
+
+    def done(self, task: asyncio.Task[None]) -> None:
+        self.tasks.discard(task)
+        self.busy = False
+        if self.table is not None and not self.run.stopping:
+            self.on_state(self.table)  # the state may have moved on meanwhile
+
+    async def think(self) -> None:
+        await asyncio.sleep(self.run.settings.think * self.rng.uniform(0.5, 1.5))
+
+    async def ready(self, seq: int) -> None:
+        await self.think()
+        if self.table is not None and self.table["seq"] == seq:
+            self.readied = self.table["game_id"] or "-"
+            await self.send({"type": "ready"})
+
+    async def act(self, seq: int) -> None:
+        run = self.run
+        await self.think()
+        if self.table is None or self.table["seq"] != seq or run.stopping:
+            return
+        self.hint_reply = asyncio.get_running_loop().create_future()
+        asked = time.perf_counter()
+        await self.send({"type": "hint"})
+        try:
+            hint = await asyncio.wait_for(self.hint_reply, 10)
+        except TimeoutError:
+            run.error("hint_timeout")
+            self.scheduled = None
+            return
+        if run.measuring:
+            run.hint_latencies.append(time.perf_counter() - asked)
+        if self.table["seq"] != seq or hint["seq"] != seq:
+            return  # the state moved on (a timer); the next state plans again
+        moves = hint["moves"]
+        if moves:
+            move = moves[self.rng.randrange(min(3, len(moves)))]
+            message = {"type": "play", "seq": seq, "cards": move["cards"], "as": move["kind"]}
+        else:
+            message = {"type": "pass", "seq": seq}
+        self.sent = (seq, time.perf_counter())
+        await self.send(message)
+
+    async def close(self) -> None:
+        for task in list(self.tasks):
+            task.cancel()
+        if self.socket is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.socket.close(), 5)
+        if self.reader is not None:
+            self.reader.cancel()
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """User plus system CPU seconds of a process, from /proc (None where unreadable)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _machine_cpu() -> tuple[float, float]:
+    """(busy, total) CPU time of the whole machine so far, from /proc/stat (zeros where unreadable)."""
+    try:
+        fields = [float(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return 0.0, 0.0
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0.0)
+    return sum(fields) - idle, sum(fields)
+
+
+def _check_loopback(url: str) -> None:
+    host = urlsplit(url).hostname or ""
+    try:
+        addresses = {str(info[4][0]) for info in socket.getaddrinfo(host, None)}
+    except OSError as error:
+        raise ValueError(f"cannot resolve {host!r}: {error}") from None
+    for address in addresses:
+        if not ipaddress.ip_address(address.split("%")[0]).is_loopback:
+            raise ValueError(f"{url} is not a loopback address: a load test only targets this machine")
+
+
+def _raise_file_limit() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+async def _drive(settings: LoadSettings, base_url: str, server_pid: int | None) -> LoadReport:
+    run = _Run(settings, base_url)
+    bots = [_Bot(run, i) for i in range(2 * settings.tables)]
+    started = time.perf_counter()
+    gate = asyncio.Semaphore(settings.connect_concurrency)
+    setup_errors: Counter[str] = Counter()
+
+    async def connect(bot: _Bot) -> bool:
+        async with gate:
+            try:
+                await bot.connect()
+                return True
+            except Exception as error:
+                setup_errors[f"connect:{type(error).__name__}"] += 1
+                return False
+
+    connected = sum(await asyncio.gather(*(connect(bot) for bot in bots)))
+    for bot in bots:  # in order, so neighbours are matched together
+        if bot.socket is not None:
+            await bot.join()
+    setup = time.perf_counter() - started
+    await asyncio.sleep(settings.warmup)
+    run.measuring = True
+    server_cpu = _cpu_seconds(server_pid) if server_pid else None
+    own_cpu = time.process_time()
+    machine = _machine_cpu()
+    window_start = time.perf_counter()
+    await asyncio.sleep(settings.duration)
+    run.measuring = False
+    seconds = time.perf_counter() - window_start
+    server_cpu_end = _cpu_seconds(server_pid) if server_pid else None
+    own_cpu = time.process_time() - own_cpu
+    machine_end = _machine_cpu()
+    machine_total = machine_end[1] - machine[1]
+    machine_percent = round(100 * (machine_end[0] - machine[0]) / machine_total, 1) if machine_total else None
+    run.stopping = True
+    await asyncio.gather(*(bot.close() for bot in bots))
+    errors = dict(run.errors + setup_errors)
+    server_percent = server_ms = None
+    if server_cpu is not None and server_cpu_end is not None:
+        server_percent = round(100 * (server_cpu_end - server_cpu) / seconds, 1)
+        server_ms = round(1000 * (server_cpu_end - server_cpu) / run.actions, 3) if run.actions else None
+    return LoadReport(
+        tables=settings.tables,
+        connections=len(bots),
+        connected=connected,
+        seconds=round(seconds, 2),
+        actions=run.actions,
+        actions_per_second=round(run.actions / seconds, 1),
+        per_table_actions_per_second=round(run.actions / seconds / max(1, settings.tables), 3),
+        latency_ms=percentiles(run.latencies),
+        hint_ms=percentiles(run.hint_latencies),
+        games_finished=run.games,
+        errors=errors,
+        server_cpu_percent=server_percent,
+        server_cpu_ms_per_action=server_ms,
+        loadgen_cpu_percent=round(100 * own_cpu / seconds, 1),
+        machine_cpu_percent=machine_percent,
+        load_average=round(os.getloadavg()[0], 2),
+        setup_seconds=round(setup, 2),
+        server=base_url,
+        target_p99_ms=settings.target_p99_ms,
+    )
+
+
+def _event_loop_runner() -> Any:
+    """uvloop's event loop when installed (as with uvicorn[standard]), else asyncio's."""
+    try:
+        import uvloop
+
+        return uvloop.run
+    except ImportError:  # pragma: no cover - uvloop comes with uvicorn[standard]
+        return asyncio.run
+
+
+def run_load(settings: LoadSettings) -> LoadReport:
+    """One load run: start a server (unless ``settings.url``), drive it, stop it."""
+    _raise_file_limit()
+    runner = _event_loop_runner()
+    if settings.url is not None:
+        _check_loopback(settings.url)
+        report: LoadReport = runner(_drive(settings, settings.url, settings.server_pid))
+        return report
+    with tempfile.TemporaryDirectory(prefix="shuangkou-load-") as directory:
+        server = ServerProcess(Path(directory), settings.database_url, extra_args=settings.server_args)
+        server.start(timeout=60)
+        try:
+            report = runner(_drive(settings, server.url, server.pid))
+        finally:
+            server.terminate()
+        problems = [r for r in server.log_records() if r.get("level") in ("ERROR", "CRITICAL")]
+        if problems:
+            report.errors["server_log_error"] = len(problems)
+        return report
+
+
+def sweep(settings: LoadSettings, counts: Sequence[int], report: Any = None) -> dict[str, Any]:
+    """One run per table count, each on a fresh server; the largest count that held."""
+    runs = []
+    for count in counts:
+        result = run_load(LoadSettings(**{**asdict(settings), "tables": count}))
+        runs.append(result.to_dict())
+        if report is not None:
+            report(result)
+    held = [r["tables"] for r in runs if r["held"]]
+    return {"runs": runs, "largest_held": max(held) if held else None, "target_p99_ms": settings.target_p99_ms}
+
+
+# ---------------------------------------------------------------------------
+# Command line (``shuangkou loadtest`` and ``bench/load.py``)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The load test's options."""
+    parser.add_argument("--tables", type=int, default=100, help="concurrent tables, two connections each")
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds measured (default 30)")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds played before measuring (default 5)")
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="mean think time of a bot in seconds (default 1: about one action per second per table)")
+    parser.add_argument("--room", default="points", help="room to play in (default points)")
+    parser.add_argument("--url", help="a running server to test (loopback only); default: start one")
+    parser.add_argument("--server-pid", type=int, help="pid of the server given by --url, for its CPU figure")
+    parser.add_argument("--database-url", help="database of the server started by the test (default SQLite)")
+    parser.add_argument("--sweep", metavar="N,N,...", help="run each table count on a fresh server")
+    parser.add_argument("--target-p99", type=float, default=100.0, help="latency target in ms (default 100)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the bots' choices (default 0)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+def settings_from(args: argparse.Namespace) -> LoadSettings:
+    """Settings from parsed options (:class:`ValueError` for bad ones)."""
+    if args.tables < 1 or args.duration <= 0 or args.warmup < 0 or args.think < 0:
+        raise ValueError("--tables must be at least 1, --duration positive, --warmup and --think not negative")
+    return LoadSettings(
+        tables=args.tables, duration=args.duration, warmup=args.warmup, think=args.think, room=args.room,
+        url=args.url, server_pid=args.server_pid, database_url=args.database_url, seed=args.seed,
+        target_p99_ms=args.target_p99,
+    )
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Carry out the parsed command; exit status 0 when the target held, 1 when not."""
+    settings = settings_from(args)
+    if args.sweep:
+        counts = [int(part) for part in args.sweep.split(",") if part.strip()]
+        if not counts or min(counts) < 1:
+            raise ValueError("--sweep needs table counts like 250,500,1000")
+
+        def progress(result: LoadReport) -> None:
+            if not args.json:
+                print(result.to_text(), end="\n\n", flush=True)
+
+        outcome = sweep(settings, counts, progress)
+        if args.json:
+            print(json.dumps(outcome))
+        else:
+            print(f"largest table count with p99 under {settings.target_p99_ms:.0f} ms and no error: "
+                  f"{outcome['largest_held']}")
+        return 0 if outcome["largest_held"] is not None else 1
+    result = run_load(settings)
+    print(json.dumps(result.to_dict()) if args.json else result.to_text())
+    return 0 if result.held else 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python bench/load.py``: the same options as ``shuangkou loadtest``."""
+    parser = argparse.ArgumentParser(prog="load.py", description=__doc__.split("\n\n")[0] if __doc__ else None)
+    add_arguments(parser)
+    args = parser.parse_args(argv)
+    try:
+        return run_command(args)
+    except ValueError as error:
+        print(f"load.py: error: {error}", file=sys.stderr)
+        return 2

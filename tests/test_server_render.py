@@ -1,0 +1,50 @@
+"""The server's cached JSON (shuangkou.server.render) is exactly what the core produces."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from shuangkou.config import load_config
+from shuangkou.game import Escape, Game, HostedTurn, Hosting, Pass, Play, Timeout
+from shuangkou.server.render import ViewCache, moves_json
+
+
+def _compact(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_views_and_hints_match_the_core(seed: int) -> None:
+    config = load_config("points" if seed % 2 else "wealth")
+    chance = random.Random(seed)
+    cache = ViewCache()
+    for game_number in range(2):
+        game = Game.deal(config, seed * 10 + game_number)
+        while True:
+            for seat in (None, 0, 1):
+                assert cache.view(game, seat) == game.view(seat)
+            if game.finished:
+                break
+            moves = game.legal_moves()
+            assert moves_json(moves) == _compact([move.to_dict() for move in moves])
+            seat = game.to_act
+            roll = chance.random()
+            if roll < 0.03 and game.escaped is None:
+                game.apply(Escape(seat))
+            elif roll < 0.08:
+                game.apply(Hosting(seat, not game.hosting[seat]))
+            elif game.hosting[seat]:
+                game.apply(HostedTurn(seat))
+            elif roll < 0.12:
+                game.apply(Timeout(seat))
+            elif moves and (game.table is None or roll < 0.8):
+                game.apply(Play.move(seat, moves[chance.randrange(len(moves))]))
+            else:
+                game.apply(Pass(seat))
+
+
+def test_an_empty_hint_is_an_empty_list() -> None:
+    assert moves_json([]) == "[]"
