@@ -146,16 +146,14 @@ class Lobby:
                 table = self.tables.get(table_id)
                 if table is None:
                     raise LobbyError("unknown_table", f"no table {table_id!r}")
+                await self._check_entry(account, table.room)
                 return await self._sit(table, account, connection)
             if room_name is None:
                 raise LobbyError("bad_message", "join needs 'room' or 'table'")
             room = self.room(room_name)
             if not room.open:
                 raise LobbyError("room_closed", f"room {room_name!r} is closed")
-            balance = await self.run_db(lambda: self.store.balance(account.id, room.config.edition))
-            if not room.config.can_sit(balance):
-                needed = room.config.levels[0].needed
-                raise LobbyError("below_entry", f"room {room_name!r} needs a balance of at least {needed} (R9.4)")
+            await self._check_entry(account, room)
             if opponent == "bot":
                 table = self._new_table(room)
                 await self._sit(table, account, connection)
@@ -171,6 +169,13 @@ class Lobby:
                 None,
             )
             return await self._sit(waiting or self._new_table(room), account, connection)
+
+    async def _check_entry(self, account: Account, room: Room) -> None:
+        """A player below the room's first level may not sit down in a wealth room (R9.4)."""
+        balance = await self.run_db(lambda: self.store.balance(account.id, room.config.edition))
+        if not room.config.can_sit(balance):
+            needed = room.config.levels[0].needed
+            raise LobbyError("below_entry", f"room {room.name!r} needs a balance of at least {needed} (R9.4)")
 
     async def _sit(self, table: Table, account: Account, connection: Connection) -> Table:
         try:

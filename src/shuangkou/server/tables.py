@@ -201,6 +201,7 @@ class Table:
             "sit": self._sit,
             "reconnect": self._reconnect,
             "watch": self._watch,
+            "unwatch": self._unwatch,
             "disconnect": self._disconnect,
             "message": self._message,
             "timer": self._timer,
@@ -277,6 +278,9 @@ class Table:
     async def _watch(self, connection: Connection) -> None:
         self.spectators.add(connection)
         self._send_state(connection, None, [])
+
+    async def _unwatch(self, connection: Connection) -> None:
+        self.spectators.discard(connection)
 
     async def _disconnect(self, connection: Connection) -> None:
         self.spectators.discard(connection)

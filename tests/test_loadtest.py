@@ -1,0 +1,35 @@
+"""A smoke run of the load test (the benchmark itself is ``shuangkou loadtest``, not a test)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from shuangkou.cli import main
+from shuangkou.loadtest import LoadSettings, run_load
+
+
+def test_a_tiny_load_run_plays_without_errors() -> None:
+    report = run_load(LoadSettings(tables=5, duration=3, warmup=1, think=0.3))
+    assert report.connected == report.connections == 10
+    assert report.errors == {}
+    assert report.actions > 10
+    assert report.latency_ms["count"] == report.actions
+    assert 0 < report.latency_ms["p50"] <= report.latency_ms["p99"] <= report.latency_ms["max"]
+    assert report.hint_ms["count"] >= report.actions
+    assert report.server_cpu_percent is not None and report.server_cpu_percent > 0
+    data = report.to_dict()
+    assert data["held"] == report.held
+    assert "p99" in report.to_text()
+
+
+@pytest.mark.parametrize("url", ["http://10.1.2.3:8000", "http://192.168.0.1", "http://8.8.8.8"])
+def test_only_loopback_addresses_are_targets(url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["loadtest", "--url", url, "--tables", "1", "--duration", "1"]) == 2
+    assert "not a loopback address" in json.loads(capsys.readouterr().out)["error"]
+
+
+def test_bad_options_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["loadtest", "--tables", "0"]) == 2
+    assert main(["loadtest", "--sweep", "0,5"]) == 2
