@@ -444,6 +444,14 @@ def test_wealth_room_refuses_a_player_below_its_entry_level(server: RunningServe
         error = await ana.next_error()
         assert error["code"] == "below_entry"
         assert ana.table is None
+        # Nor at an invite table of the room.
+        cy = await server.player("Cy")
+        await cy.join("wealth", opponent="invite")
+        invite = await cy.until(lambda t: t["you"] == 0)
+        await ana.join(table=invite["id"])
+        assert (await ana.next_error())["code"] == "below_entry"
+        await cy.settle_quietly()
+        assert (cy.table or {})["seats"][1] is None
         # Seated with enough coins, then below the entry level: ready is refused.
         bo = await server.player("Bo")
         await bo.join("wealth")
@@ -504,6 +512,35 @@ def test_spectators_see_the_public_view(server: RunningServer) -> None:
         await watcher.close()
         final = await play_out((ana, bo), (weakest, weakest))
         assert final[0]["phase"] == "settled"
+
+    run(scenario())
+
+
+def test_a_spectator_watches_one_table_at_a_time(server: RunningServer) -> None:
+    """Watching another table stops watching the first: the first, once empty, closes
+    instead of lingering for a spectator who left it."""
+
+    async def scenario() -> None:
+        ana, bo = await server.player("Ana"), await server.player("Bo")
+        await ana.join("points", opponent="invite")
+        first = await ana.until(lambda t: t["you"] == 0)
+        await bo.join("points", opponent="invite")
+        second = await bo.until(lambda t: t["you"] == 0)
+        watcher = await server.player("Watcher")
+        for table in (first, second):
+            await watcher.send({"type": "watch", "table": table["id"]})
+            await watcher.until(lambda t, table=table: t["id"] == table["id"])
+        await ana.leave()
+        await ana.expect("closed")
+        await ana.close()
+        deadline = asyncio.get_running_loop().time() + 5
+        while (await server.ahttp("GET", "/healthz"))[1]["tables"] != 1:
+            assert asyncio.get_running_loop().time() < deadline, "the abandoned table is still open"
+            await asyncio.sleep(0.02)
+        # The watcher still sees the second table.
+        await bo.ready()
+        await watcher.until(lambda t: t["seats"][0]["ready"])
+        assert watcher.table is not None and watcher.table["id"] == second["id"]
 
     run(scenario())
 

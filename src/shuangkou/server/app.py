@@ -349,6 +349,8 @@ def create_app(settings: ServerSettings) -> Starlette:
                     if watched is None:
                         connection.send(dict(p.error("unknown_table", f"no table {message.table!r}")))
                     else:
+                        if watching is not None and watching is not watched:
+                            watching.post("unwatch", connection)  # one table at a time
                         watching = watched
                         watched.post("watch", connection)
                 elif table is not None:
