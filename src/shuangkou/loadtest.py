@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import orjson
 import websockets
 from websockets.asyncio.client import ClientConnection
 
@@ -233,14 +234,14 @@ class _Bot:
     async def send(self, message: dict[str, Any]) -> None:
         if self.socket is not None and not self.run.stopping:
             with contextlib.suppress(websockets.ConnectionClosed):
-                await self.socket.send(json.dumps(message))
+                await self.socket.send(orjson.dumps(message).decode())
 
     async def read(self) -> None:
         assert self.socket is not None
         run = self.run
         try:
             async for raw in self.socket:
-                message = json.loads(raw)
+                message = orjson.loads(raw)
                 kind = message["type"]
                 if kind == "state":
                     self.on_state(message["table"])

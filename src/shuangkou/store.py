@@ -67,6 +67,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    bindparam,
     create_engine,
     event,
     func,
@@ -260,6 +261,14 @@ game_actions_table = Table(
     ForeignKeyConstraint(["game_id"], ["games.game_id"]),
     CheckConstraint("seq >= 0", name="seq"),
 )
+
+
+# The statements of append_action, built once: the server appends an action for every move,
+# and building a statement anew costs more than running it.
+_GAME_STATUS_FOR_UPDATE: Final = (
+    select(games_table.c.status).where(games_table.c.game_id == bindparam("game_id")).with_for_update()
+)
+_INSERT_ACTION: Final = game_actions_table.insert()
 
 
 # --------------------------------------------------------------------------------------------
@@ -830,18 +839,14 @@ class Store:
             raise ValueError("seq must not be negative")
         action_json = _check_json(action_json, "action_json")
         with self._transaction(write=True) as conn:
-            status = conn.execute(
-                select(games_table.c.status).where(games_table.c.game_id == game_id).with_for_update()
-            ).scalar_one_or_none()
+            status = conn.execute(_GAME_STATUS_FOR_UPDATE, {"game_id": game_id}).scalar_one_or_none()
             if status is None:
                 raise UnknownGameError(f"no game {game_id!r}")
             if status != "running":
                 raise GameStateError(f"game {game_id} is {status}; no more actions")
             try:
                 conn.execute(
-                    game_actions_table.insert().values(
-                        game_id=game_id, seq=seq, action_json=action_json, created_at=_now()
-                    )
+                    _INSERT_ACTION, {"game_id": game_id, "seq": seq, "action_json": action_json, "created_at": _now()}
                 )
             except IntegrityError:
                 raise DuplicateActionError(f"game {game_id} already has action {seq}") from None

@@ -8,6 +8,7 @@ import json
 import time
 from typing import Any
 
+import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..store import Account
@@ -49,7 +50,7 @@ class Connection:
     def send(self, message: dict[str, Any]) -> None:
         """Queue a message; a reader too slow to keep up is disconnected."""
         if not self.closed:
-            self.send_json(json.dumps(message, separators=(",", ":"), ensure_ascii=False))
+            self.send_json(orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode())
 
     def send_json(self, text: str) -> None:
         """Queue a message already encoded as JSON text."""

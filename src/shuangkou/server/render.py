@@ -16,9 +16,10 @@ them on many games); a change to :meth:`Game.view` must be made here too.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
+
+import orjson
 
 from ..cards import format_cards
 from ..combos import Combo
@@ -31,7 +32,7 @@ _moves: dict[Combo, str] = {}
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return orjson.dumps(value).decode()
 
 
 def moves_json(moves: Iterable[Combo]) -> str:

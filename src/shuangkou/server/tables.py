@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Literal, TypeVar
 
+import orjson
+
 from ..bots import Bot, GreedyBot
 from ..config import RoomConfig, config_from_dict
 from ..game import (
@@ -596,11 +598,14 @@ class Table:
     def _changed(self, events: list[Event]) -> None:
         self.seq += 1
         self._arm_turn()
+        encoded = [event.to_dict() for event in events]
         for index, seat in enumerate(self.seats):
             if seat is not None and seat.connection is not None:
-                self._send_state(seat.connection, index, events)
-        for connection in self.spectators:
-            self._send_state(connection, None, events)
+                seat.connection.send({"type": "state", "events": encoded, "table": self.view(index)})
+        if self.spectators:  # one public view, encoded once, for every spectator
+            text = orjson.dumps({"type": "state", "events": encoded, "table": self.view(None)}).decode()
+            for connection in self.spectators:
+                connection.send_json(text)
 
     def _send_state(self, connection: Connection, index: int | None, events: list[Event]) -> None:
         connection.send({"type": "state", "events": [e.to_dict() for e in events], "table": self.view(index)})
