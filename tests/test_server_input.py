@@ -242,6 +242,24 @@ def test_stale_actions_are_never_applied(server: RunningServer) -> None:
     run(scenario())
 
 
+def test_hosting_that_changes_nothing_is_no_action(server: RunningServer) -> None:
+    """Switching hosting to the state it is in changes nothing: no stored action, no new state
+    number, so the opponent's move in flight is not made stale by it."""
+
+    async def scenario() -> None:
+        players = await start_game(server)
+        ana, bo = to_act(players)
+        seq = ana.seq
+        for _ in range(3):
+            await bo.hosting(False)
+        await bo.settle_quietly()
+        assert bo.seq == seq and not (bo.table or {})["game"]["hosting"][bo.seat or 0]
+        await act(ana, weakest)  # made against the state before Bo's messages
+        assert len(await stored_actions(server, ana)) == 1
+
+    run(scenario())
+
+
 def test_messages_need_a_seat(server: RunningServer) -> None:
     """Game messages from a connection that is not seated are refused with not_seated."""
 

@@ -168,7 +168,12 @@ class Lobby:
                 (t for t in self.tables.values() if t.room is room and t.free_seats == 1 and t.invite_open()),
                 None,
             )
-            return await self._sit(waiting or self._new_table(room), account, connection)
+            if waiting is not None:
+                try:
+                    return await self._sit(waiting, account, connection)
+                except LobbyError:  # its player left (and the table closed) meanwhile
+                    pass
+            return await self._sit(self._new_table(room), account, connection)
 
     async def _check_entry(self, account: Account, room: Room) -> None:
         """A player below the room's first level may not sit down in a wealth room (R9.4)."""

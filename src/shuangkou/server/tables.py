@@ -348,6 +348,8 @@ class Table:
         elif isinstance(message, p.HostingMessage):
             if not self.playing:
                 self._refuse(connection, "not_playing", "no game is in progress")
+            elif self.game is not None and self.game.hosting[index] == message.on:
+                self._send_state(connection, index, [])  # nothing changes: no action, no new state
             else:
                 await self._apply(Hosting(index, message.on), connection)
         elif isinstance(message, p.LeaveMessage):
