@@ -64,6 +64,7 @@ const S = {
   busy: false,
   bubbles: [null, null],
   gameId: null,
+  names: {},
   message: null,
   joining: false,
   leaving: null,
@@ -81,15 +82,15 @@ const playing = () => S.table?.phase === "playing" && game() && !game().finished
 const myTurn = () => playing() && game().to_act === me();
 
 /** A seat's name as shown: bots created by the server are all called "Bot". */
-function displayName(seat) {
-  if (!seat) return t("seat.opponent");
+function displayName(seat, index = null) {
+  if (!seat) return (index !== null && S.names[index]) || t("seat.opponent");
   return seat.bot && seat.name === "Bot" ? t("seat.botName") : seat.name;
 }
 
 function seatName(index) {
   if (index === null || index === undefined) return "";
   if (index === me()) return t("seat.you");
-  return displayName(S.table?.seats?.[index]);
+  return displayName(S.table?.seats?.[index], index);
 }
 
 function unit(edition) {
@@ -162,6 +163,7 @@ function linkStatus(status, delay) {
   S.status = status;
   if (status === "open") {
     S.everOpen = true;
+    S.pendingHint = false;
     S.statesOnConnection = 0;
   }
   if (status === "waiting") S.reconnectAt = Date.now() + delay;
@@ -292,13 +294,24 @@ async function enterLobby() {
   S.joining = false;
   showView("lobby");
   renderLobby();
+  await refreshAccount();
+  if (S.leaving) {
+    // An escape is settled just after the connection closes: look again shortly.
+    setTimeout(refreshAccount, 700);
+    setTimeout(() => refreshAccount().then(() => { S.leaving = null; }), 2500);
+  }
+}
+
+async function refreshAccount() {
   try {
     const [me, rooms] = await Promise.all([loadMe(), api("/api/rooms")]);
     S.rooms = rooms.rooms || S.rooms;
-    if (S.leaving && S.leaving.balance !== null && me.balances) {
-      const after = me.balances[S.leaving.edition];
-      if (after !== undefined && after !== S.leaving.balance) {
-        toast(t("leave.done", { delta: signed(after - S.leaving.balance), unit: unit(S.leaving.edition) }), "warn", 6000);
+    const leaving = S.leaving;
+    if (leaving && leaving.balance !== null && me.balances) {
+      const after = me.balances[leaving.edition];
+      if (after !== undefined && after !== leaving.balance) {
+        toast(t("leave.done", { delta: signed(after - leaving.balance), unit: unit(leaving.edition) }), "warn", 6000);
+        S.leaving = null;
       }
     }
   } catch (problem) {
@@ -307,8 +320,6 @@ async function enterLobby() {
       showLogin();
       return;
     }
-  } finally {
-    S.leaving = null;
   }
   if (S.view === "lobby") renderLobby();
 }
@@ -330,6 +341,7 @@ function roomTitle(room) {
 
 function renderLobby() {
   if (S.view !== "lobby") return;
+  renderRules();
   const account = S.account;
   $("#lobby-greeting").textContent = account ? t("lobby.hello", { name: account.name }) : "";
   const wallets = $("#wallets");
@@ -376,6 +388,13 @@ function renderLobby() {
             onclick: () => join(room.name, "invite") }, t("room.invite")))),
     );
   }
+}
+
+function renderRules() {
+  const list = $("#rules");
+  const suits = ["♠", "♥", "♣", "♦"];
+  list.replaceChildren(...["help.rule1", "help.rule2", "help.rule3", "help.rule4"].map((key, index) =>
+    h("li", {}, h("span", { class: `rule-suit ${index % 2 ? "red" : ""}`, "aria-hidden": "true" }, suits[index]), h("span", {}, t(key)))));
 }
 
 function showLogin() {
@@ -442,12 +461,15 @@ function onState(message) {
     S.hint = null;
     S.hintApplied = S.hintApplied && S.hintApplied.keepAcross ? S.hintApplied : null;
   }
+  if (!S.table || S.table.id !== table.id) S.names = {};
+  table.seats.forEach((seat, index) => { if (seat) S.names[index] = displayName(seat); });
   S.table = table;
   for (const event of message.events || []) onEvent(event);
   syncHand(table.game?.hand || []);
   resumeControl(table);
   showView("table");
   renderTable();
+  prefetchHint();
   S.dealAnimation = false;
 }
 
@@ -492,7 +514,7 @@ function onEvent(event) {
         S.message = null;
       }
       if (BOMB_KINDS.has(combo.kind)) {
-        showBanner(t("ev.bombBanner", { name, bomb: describeCombo(combo), phase: phaseText(combo.phase) }), "bomb");
+        showBanner(t("ev.bombTitle", { phase: phaseText(combo.phase) }), t("ev.played", { name, combo: describeCombo(combo) }), "bomb");
       }
       const how = event.cause && event.cause !== "player" ? ` (${t(`cause.${event.cause}`)})` : "";
       announce(`${t("ev.played", { name, combo: describeCombo(combo) })}${how}`);
@@ -605,9 +627,9 @@ function shakeSelection() {
 }
 
 let bannerTimer = null;
-function showBanner(text, kind) {
+function showBanner(title, detail, kind) {
   const banner = $("#banner");
-  banner.textContent = text;
+  banner.replaceChildren(h("span", { class: "banner-title" }, title), h("span", { class: "banner-detail" }, detail));
   banner.className = `banner show banner-${kind}`;
   clearTimeout(bannerTimer);
   bannerTimer = setTimeout(() => { banner.className = "banner"; }, 2200);
@@ -814,16 +836,30 @@ function hint() {
     applyNextHint();
     return;
   }
-  if (S.pendingHint) return;
+  if (S.pendingHint) {
+    S.pendingHint = true; // a quiet request is on its way: use its answer
+    return;
+  }
   S.pendingHint = true;
   send({ type: "hint" });
 }
 
+/** Ask for the moves as soon as it is our turn, so that Hint answers at once. */
+function prefetchHint() {
+  if (!myTurn() || S.pendingHint || (S.hint && S.hint.seq === S.table.seq)) return;
+  S.pendingHint = "quiet";
+  if (!S.link.send({ type: "hint" })) S.pendingHint = false;
+}
+
 function onHint(message) {
+  const wanted = S.pendingHint === true;
   S.pendingHint = false;
-  if (!S.table || message.seq !== S.table.seq) return;
+  if (!S.table || message.seq !== S.table.seq) {
+    if (wanted) hint();
+    return;
+  }
   S.hint = { seq: message.seq, moves: message.moves || [], index: -1 };
-  applyNextHint();
+  if (wanted) applyNextHint();
 }
 
 function applyNextHint() {
@@ -938,7 +974,7 @@ async function leave() {
     });
     if (!ok) return;
   }
-  S.leaving = { edition: table.edition, balance: seat?.balance ?? null };
+  S.leaving = playing() ? { edition: table.edition, balance: seat?.balance ?? null } : null;
   send({ type: "leave" });
 }
 
@@ -1290,7 +1326,7 @@ function renderResult() {
 
   const facts = [
     [t("result.matchPoints"), `X = ${formatNumber(settlement.match_points)}`],
-    [t("result.resultLevel"), settlement.result === "escape" ? level : `${level} · a = ${settlement.a}`],
+    [t("result.resultLevel"), `a = ${settlement.a}`],
     [t("result.doubling"), `b = ${settlement.b}${settlement.doubling_phase ? ` (${phaseText(settlement.doubling_phase)})` : ""}`],
     [t("result.resultPoints"), `X·a·b = ${formatNumber(settlement.result_points)}`],
   ];
@@ -1307,7 +1343,7 @@ function renderResult() {
   const mine = table.seats[you];
   const theirs = table.seats[other];
   const readyArea = h("div", { class: "result-ready" });
-  if (!theirs) readyArea.append(h("p", { class: "muted" }, t("result.oppLeft")));
+  if (!theirs) readyArea.append(h("p", { class: "muted", "data-testid": "opp-left" }, t("result.oppLeft")));
   else readyArea.append(h("p", { class: "muted", "data-testid": "opp-ready" }, theirs.ready ? t("result.oppReady", { name: displayName(theirs) }) : t("result.oppNotReady", { name: displayName(theirs) })));
   const actions = h("div", { class: "result-actions" },
     h("button", { type: "button", class: "btn ghost", onclick: leave, "data-testid": "result-leave" }, t("result.lobby")),
