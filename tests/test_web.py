@@ -1,0 +1,670 @@
+"""The browser client (``src/shuangkou/web``) in a real Chromium against a real server.
+
+Each module run starts ``shuangkou serve`` as a subprocess on a free port, with its own
+data directory, rooms with short timers where a test waits for them, a small bot delay
+and an operator token, and drives Debian's Chromium through Playwright. The tests act as
+a player would: they type a name, click rooms, press keys (H = hint, Enter = play) and
+read what the page shows. Balances shown on the result screen are checked against the
+server's ledger (operator API).
+
+Skipped, with the reason, only when /usr/bin/chromium is missing (``scripts/test.sh``
+installs it on a fresh machine).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="the browser tests need Debian's Chromium at /usr/bin/chromium (apt-get install chromium)",
+)
+
+from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+OPERATOR = "web-test-operator"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+# Room files: timers a test does not wait for are long; "blitz" has a short turn timer.
+ROOMS = {
+    "points": 'edition = "points"\n[timers]\nturn_seconds = 30\nready_seconds = 120\n',
+    "wealth": 'edition = "wealth"\n[timers]\nturn_seconds = 30\nready_seconds = 120\n',
+    "blitz": 'edition = "points"\nname = "Blitz"\n[timers]\nturn_seconds = 1.2\nmax_timeouts = 3\n'
+    "ready_seconds = 120\n",
+}
+
+
+# ---------------------------------------------------------------------------
+# A real server
+
+
+@dataclass
+class Server:
+    url: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def get(self, path: str, token: str | None = None) -> Any:
+        request = urllib.request.Request(self.url + path)
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.loads(response.read())
+
+    def ledger(self, game_id: str) -> list[dict[str, Any]]:
+        entries: list[dict[str, Any]] = self.get(f"/api/admin/ledger?game={game_id}", OPERATOR)["entries"]
+        return entries
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def run_server(directory: Path, rooms: dict[str, str] | None) -> Iterator[Server]:
+    """``shuangkou serve`` in a subprocess; rooms None means the shipped rooms."""
+    directory.mkdir(parents=True, exist_ok=True)
+    port = _free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "shuangkou",
+        "serve",
+        "--port",
+        str(port),
+        "--data-dir",
+        str(directory / "data"),
+        "--bot-delay",
+        "0.05",
+        "--operator-token",
+        OPERATOR,
+    ]
+    if rooms is not None:
+        room_dir = directory / "rooms"
+        room_dir.mkdir(exist_ok=True)
+        for name, text in rooms.items():
+            (room_dir / f"{name}.toml").write_text(text)
+        command += ["--rooms", str(room_dir)]
+    log = directory / "server.log"
+    with log.open("wb") as output:
+        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, cwd=directory)
+    server = Server(f"http://127.0.0.1:{port}", process, log)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                server.get("/healthz")
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"the server did not start:\n{log.read_text()}") from None
+                time.sleep(0.1)
+        yield server
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+    problems = [line for line in log.read_text().splitlines() if '"level": "ERROR"' in line or "Traceback" in line]
+    assert not problems, "the server logged errors:\n" + "\n".join(problems)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with run_server(tmp_path_factory.mktemp("web-server"), ROOMS) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+# ---------------------------------------------------------------------------
+# Acting as a player
+
+
+class Player:
+    """One browser context: a person at the page."""
+
+    def __init__(self, browser: Browser, server: Server, viewport: dict[str, int] = DESKTOP) -> None:
+        self.context = browser.new_context(viewport=viewport, locale="en-US", device_scale_factor=1)
+        self.page: Page = self.context.new_page()
+        self.server = server
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on("console", lambda message: self.errors.append(message.text) if message.type == "error" else None)
+        self.page.set_default_timeout(15000)
+
+    def close(self) -> None:
+        assert not self.errors, f"errors in the page: {self.errors}"
+        self.context.close()
+
+    # -- lobby --
+
+    def sign_in(self, name: str, path: str = "/") -> Player:
+        self.page.goto(self.server.url + path)
+        self.page.fill("#login-name", name)
+        self.page.click("#login-go")
+        return self
+
+    def in_lobby(self) -> Player:
+        self.page.wait_for_selector("#view-lobby:not([hidden]) .room")
+        return self
+
+    def join(self, room: str, action: str) -> None:
+        self.page.click(f".room[data-room={room}] [data-action={action}]")
+
+    def ready(self) -> None:
+        self.page.click("[data-testid=ready]")
+
+    @property
+    def token(self) -> str:
+        token: str = self.page.evaluate("localStorage.getItem('shuangkou.token')")
+        return token
+
+    def account(self) -> dict[str, Any]:
+        account: dict[str, Any] = self.server.get("/api/me", self.token)
+        return account
+
+    # -- table --
+
+    def attr(self, name: str) -> str:
+        return self.page.get_attribute("#view-table", f"data-{name}") or ""
+
+    def wait_playing(self) -> None:
+        self.page.wait_for_selector("#view-table[data-phase=playing]")
+
+    def wait_turn(self, timeout: float = 15000) -> None:
+        self.page.wait_for_selector("#view-table[data-turn=me]", timeout=timeout)
+
+    def my_turn(self) -> bool:
+        return self.attr("turn") == "me" and self.attr("phase") == "playing"
+
+    def seat(self) -> int:
+        return int(self.page.get_attribute("#seat-me", "data-seat") or "0")
+
+    def hand(self) -> list[str]:
+        cards: list[str] = self.page.eval_on_selector_all("#hand .card", "nodes => nodes.map(n => n.dataset.card)")
+        return cards
+
+    def selected(self) -> list[str]:
+        cards: list[str] = self.page.eval_on_selector_all(
+            "#hand .card[aria-selected=true]", "nodes => nodes.map(n => n.dataset.key)"
+        )
+        return cards
+
+    def take_turn(self) -> None:
+        """Press H (hint: the weakest playable combination) and Enter (play it)."""
+        seq = self.attr("seq")
+        self.page.keyboard.press("h")
+        self.page.wait_for_function("() => document.querySelectorAll('#hand .card.selected').length > 0")
+        self.page.keyboard.press("Enter")
+        self.page.wait_for_function(f"() => document.querySelector('#view-table').dataset.seq !== '{seq}'")
+
+    def result_shown(self) -> bool:
+        return self.page.is_visible("#result-card [data-testid=result-title]")
+
+
+def rank_of(card: str) -> str:
+    """The rank of a card string: "10H" → "10", "SJ" → "SJ"."""
+    return card if card in ("SJ", "BJ") else re.sub(r"[SHCD]$", "", card)
+
+
+def amount(text: str) -> int:
+    """A number as the page prints it: "1,060 points", "−60", "+120 coins"."""
+    match = re.search(r"[-−+]?\s?\d[\d,]*", text.replace("\u2212", "-"))
+    assert match, f"no amount in {text!r}"
+    return int(match.group(0).replace(",", "").replace(" ", "").replace("+", ""))
+
+
+def play_out(players: list[Player], limit: float = 60.0) -> None:
+    """Every player whose turn it is takes it (hint + Enter) until all see the result."""
+    deadline = time.monotonic() + limit
+    while not all(player.result_shown() for player in players):
+        assert time.monotonic() < deadline, "the game did not finish in time"
+        acted = False
+        for player in players:
+            if player.my_turn() and not player.result_shown():
+                player.take_turn()
+                acted = True
+        if not acted:
+            time.sleep(0.03)
+
+
+def check_result_against_ledger(server: Server, player: Player) -> str:
+    """The result screen's numbers for this player equal the ledger's; returns the game id."""
+    page = player.page
+    game_id = page.get_attribute("#result-card", "data-game-id") or ""
+    assert game_id
+    account = player.account()
+    entries = {entry["account"]: entry for entry in server.ledger(game_id)}
+    entry = entries[account["id"]]
+    seat = player.seat()
+    assert amount(page.inner_text(f"[data-testid=after-{seat}]")) == entry["balance_after"]
+    assert amount(page.inner_text(f"[data-testid=delta-{seat}]")) == entry["delta"]
+    assert amount(page.inner_text("[data-testid=my-delta]")) == entry["delta"]
+    assert account["balances"][entry["edition"]] == entry["balance_after"]
+    for other, other_entry in entries.items():
+        if other != account["id"] and other_entry["seat"] is not None:  # seat None: the house
+            other_seat = other_entry["seat"]
+            assert amount(page.inner_text(f"[data-testid=after-{other_seat}]")) == other_entry["balance_after"]
+    return game_id
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = 10.0, what: str = "condition") -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+# ---------------------------------------------------------------------------
+# Tests
+
+
+def test_lobby_guest_account_and_language_switch(server: Server, browser: Browser) -> None:
+    ana = Player(browser, server).sign_in("Ana").in_lobby()
+    page = ana.page
+    token = ana.token
+    assert token, "the session token is kept in localStorage"
+    me = ana.account()
+    assert page.inner_text("#lobby-greeting").startswith("Welcome, Ana")
+    assert amount(page.inner_text("[data-testid=balance-points]")) == me["balances"]["points"]
+    assert amount(page.inner_text("[data-testid=balance-wealth]")) == me["balances"]["wealth"]
+    assert page.inner_text("[data-testid=level-points]") == f"Level {me['levels']['points']}"
+    rooms = page.eval_on_selector_all(".room", "nodes => nodes.map(n => n.dataset.room)")
+    assert sorted(rooms) == ["blitz", "points", "wealth"]
+    assert "5–800 match points" in page.inner_text(".room[data-room=points]")
+    assert "100 coins" in page.inner_text(".room[data-room=wealth]")
+
+    dictionaries = page.evaluate("import('/i18n.js').then(m => m.dictionaries)")
+    assert set(dictionaries["en"]) == set(dictionaries["zh"]), "every string exists in both languages"
+
+    page.click("[data-lang=zh]")
+    assert page.inner_text("#lobby-title") == "游戏大厅"
+    assert page.inner_text(".room[data-room=points] [data-action=quick]") == "快速匹配"
+    assert page.get_attribute("html", "lang") == "zh-CN"
+    _assert_no_english(page, dictionaries)
+
+    page.reload()  # the language and the session survive a reload
+    ana.in_lobby()
+    assert page.inner_text("#lobby-title") == "游戏大厅"
+    assert ana.token == token
+
+    ana.join("points", "bot")
+    page.wait_for_selector("[data-testid=ready]")
+    ana.ready()
+    ana.wait_playing()
+    assert page.inner_text("#btn-play").startswith("出牌")
+    assert page.inner_text("#btn-pass").startswith("不要")
+    assert page.inner_text("#btn-hint").startswith("提示")
+    labels = page.eval_on_selector_all("#hand .card", "nodes => nodes.map(n => n.getAttribute('aria-label'))")
+    assert len(labels) == 27 and all(label and not re.search(r"[a-z]{3}", label) for label in labels), labels
+    _assert_no_english(page, dictionaries)
+
+    page.click("[data-lang=en]")
+    assert page.inner_text("#btn-play").startswith("Play")
+    assert page.get_attribute("#hand", "aria-label") == "Your hand"
+    ana.close()
+
+
+def _assert_no_english(page: Page, dictionaries: dict[str, dict[str, Any]]) -> None:
+    """No English string of the dictionary is visible in Chinese mode."""
+    text = page.inner_text("body")
+    english = dictionaries["en"]
+    for key, value in english.items():
+        values = list(value.values()) if isinstance(value, dict) else [value]
+        for item in values:
+            fixed = re.sub(r"\{\w+\}", "", item).strip()
+            if len(fixed) >= 5 and re.search(r"[a-z]{4}", fixed) and item != dictionaries["zh"][key]:
+                assert fixed not in text, f"untranslated {key!r} visible: {fixed!r}"
+
+
+def test_two_players_by_invite_play_a_whole_game_and_balances_match_the_ledger(
+    server: Server, browser: Browser
+) -> None:
+    host = Player(browser, server).sign_in("Host").in_lobby()
+    host.join("points", "invite")
+    link = host.page.input_value("[data-testid=invite-link]")
+    assert "?table=" in link
+    guest = Player(browser, server).sign_in("Guest", link[len(server.url) :])
+    for player in (host, guest):
+        player.page.wait_for_selector("[data-testid=ready]")
+        assert "?table=" not in player.page.url or player is host
+    host.ready()
+    host.page.wait_for_selector("text=Waiting for Guest to get ready")
+    guest.ready()
+    for player in (host, guest):
+        player.wait_playing()
+        assert len(player.hand()) == 27
+        assert player.page.inner_text("[data-testid=opp-count]") == "27"
+        player.page.wait_for_selector("[data-testid=deal-info]")  # the flip card and who leads
+    leader_text = host.page.inner_text("[data-testid=deal-info]")
+    assert "lead" in leader_text
+    # Both players see the turn timer of the player to act.
+    to_act = host if host.my_turn() else guest
+    seat = to_act.seat()
+    for player in (host, guest):
+        timer = player.page.locator(f"[data-testid=timer-{seat}]")
+        assert timer.is_visible()
+        assert 25 <= int(timer.inner_text()) <= 30
+
+    play_out([host, guest])
+    games = {check_result_against_ledger(server, player) for player in (host, guest)}
+    assert len(games) == 1
+    (game_id,) = games
+    for player in (host, guest):
+        text = player.page.inner_text("[data-testid=breakdown]")
+        for label in ("Scoring phase", "Bombs", "Contribution", "Balance before", "Balance after"):
+            assert label in text
+        facts = player.page.inner_text(".facts")
+        assert "X = " in facts and "b = " in facts and "X·a·b" in facts
+    winner = host if "You win" in host.page.inner_text("[data-testid=result-title]") else guest
+    assert "You lose" in (guest if winner is host else host).page.inner_text("[data-testid=result-title]")
+
+    # Ready for the next game: a new deal.
+    for player in (host, guest):
+        player.page.click("[data-testid=next-game]")
+    for player in (host, guest):
+        player.page.wait_for_function(
+            f"() => document.querySelector('#view-table').dataset.gameId !== '{game_id}'"
+            " && document.querySelector('#view-table').dataset.phase === 'playing'"
+        )
+        assert len(player.hand()) == 27
+        assert player.page.is_hidden("#result")
+    host.close()
+    guest.close()
+
+
+def test_bot_game_hint_cycling_selection_illegal_play_and_a_whole_game(server: Server, browser: Browser) -> None:
+    ana = Player(browser, server).sign_in("Solo").in_lobby()
+    page = ana.page
+    ana.join("points", "bot")
+    page.wait_for_selector("[data-testid=ready]")
+    ana.ready()
+    ana.wait_playing()
+    ana.wait_turn()
+
+    # Hint cycles weakest-first through the server's moves and selects their cards.
+    page.keyboard.press("h")
+    page.wait_for_selector("#hint-count:text-matches('^1/')")
+    total = int(page.inner_text("#hint-count").split("/")[1])
+    picks = [ana.selected()]
+    assert picks[0]
+    assert "Hint 1/" in page.inner_text("#play-message")
+    for index in range(2, min(total, 3) + 1):
+        page.keyboard.press("h")
+        page.wait_for_selector(f"#hint-count:text-is('{index}/{total}')")
+        picks.append(ana.selected())
+    assert len({tuple(sorted(pick)) for pick in picks}) == len(picks), "each hint selects another move"
+    page.keyboard.press("Escape")
+    assert ana.selected() == []
+
+    # Selection by click, by dragging across cards, and by keyboard.
+    cards = page.locator("#hand .card")
+    cards.nth(0).click()
+    assert len(ana.selected()) == 1
+    cards.nth(0).click()
+    assert ana.selected() == []
+    first, fourth = cards.nth(0).bounding_box(), cards.nth(3).bounding_box()
+    assert first and fourth
+    page.mouse.move(first["x"] + 6, first["y"] + first["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(fourth["x"] + 6, fourth["y"] + fourth["height"] / 2, steps=6)
+    page.mouse.up()
+    assert len(ana.selected()) == 4, "dragging across four cards selects them"
+    page.keyboard.press("Escape")
+    cards.nth(0).focus()
+    page.keyboard.press("Space")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Space")
+    assert len(ana.selected()) == 2
+    page.keyboard.press("Escape")
+    top_rank = page.get_attribute("#hand .card >> nth=-1", "data-card") or ""
+    rank = rank_of(top_rank)
+    key = {"10": "0", "SJ": "x", "BJ": "d"}.get(rank, rank.lower())
+    page.keyboard.press(key)
+    assert [rank_of(k.split("#")[0]) for k in ana.selected()] == [rank]
+    page.keyboard.press("Escape")
+
+    # Two cards of different ranks (no joker) are no combination: the server says so.
+    hand = ana.hand()
+    naturals = [(i, c) for i, c in enumerate(hand) if c not in ("SJ", "BJ")]
+    low_index, low = naturals[-1]
+    high_index = next(i for i, c in naturals if rank_of(c) != rank_of(low))
+    cards.nth(high_index).click()
+    cards.nth(low_index).click()
+    page.keyboard.press("Enter")
+    message = page.locator("#play-message.msg-error")
+    message.wait_for()
+    assert message.inner_text() == "These cards are not a valid combination."
+    assert ana.my_turn() and len(ana.hand()) == len(hand), "nothing was played"
+    page.keyboard.press("Escape")
+
+    play_out([ana])
+    game_id = check_result_against_ledger(server, ana)
+    assert "bot" in page.inner_text("[data-testid=breakdown]").lower()
+    page.click("[data-testid=next-game]")
+    page.wait_for_function(
+        f"() => document.querySelector('#view-table').dataset.gameId !== '{game_id}'"
+        " && document.querySelector('#view-table').dataset.phase === 'playing'"
+    )
+    ana.close()
+
+
+def test_quick_match_hosting_reload_restores_hand_table_and_timer_then_escape(server: Server, browser: Browser) -> None:
+    ana = Player(browser, server).sign_in("Ana").in_lobby()
+    bo = Player(browser, server).sign_in("Bo").in_lobby()
+    ana.join("wealth", "quick")
+    ana.page.wait_for_selector("[data-testid=waiting]")
+    bo.join("wealth", "quick")
+    for player in (ana, bo):
+        player.page.wait_for_selector("[data-testid=ready]")
+        player.ready()
+    for player in (ana, bo):
+        player.wait_playing()
+    ana_seat = ana.seat()
+
+    # Hosting: the system makes Ana's move, shown as a hosting move on both pages.
+    while not ana.my_turn():
+        bo.take_turn()
+    ana.page.click("#btn-hosting")
+    ana.page.wait_for_selector("#btn-hosting[aria-pressed=true]")
+    hosted = "[data-testid=play-cause]:text('hosting'), #bubble-{who}[data-cause=hosting]"
+    ana.page.wait_for_selector(hosted.format(who="me"))
+    bo.page.wait_for_selector(hosted.format(who="opp"))
+    for player in (ana, bo):
+        assert player.page.is_visible(f"[data-testid=hosting-{ana_seat}]")
+    assert bo.my_turn()
+    ana.page.click("#btn-hosting")
+    ana.page.wait_for_selector("#btn-hosting[aria-pressed=false]")
+    ana.page.wait_for_selector(f"[data-testid=hosting-{ana_seat}]", state="detached")
+
+    # A few plays, then stop on a state where it is Bo's turn and something is on the table.
+    deadline = time.monotonic() + 20
+    while True:
+        assert time.monotonic() < deadline
+        if ana.my_turn():
+            ana.take_turn()
+        elif bo.my_turn():
+            if ana.page.is_visible("[data-testid=table-play]") and len(ana.hand()) < 27:
+                break
+            bo.take_turn()
+        else:
+            time.sleep(0.03)
+
+    before_hand = ana.hand()
+    before_table = ana.page.get_attribute("[data-testid=table-play]", "data-cards")
+    before_opp = ana.page.inner_text("[data-testid=opp-count]")
+    bo_seat = bo.seat()
+    ana.page.reload()
+    ana.wait_playing()
+    ana.page.wait_for_selector("#view-table[data-hosting=off]")
+    assert ana.hand() == before_hand
+    assert ana.page.get_attribute("[data-testid=table-play]", "data-cards") == before_table
+    assert ana.page.inner_text("[data-testid=opp-count]") == before_opp
+    assert ana.attr("turn") == "opp"
+
+    def same_timer() -> bool:
+        mine = ana.page.get_attribute(f"[data-testid=timer-{bo_seat}]", "data-deadline")
+        theirs = bo.page.get_attribute(f"[data-testid=timer-{bo_seat}]", "data-deadline")
+        return mine is not None and mine == theirs
+
+    wait_until(same_timer, 5, "the same turn deadline on both pages")
+    shown = int(ana.page.inner_text(f"[data-testid=timer-{bo_seat}]"))
+    assert abs(shown - int(bo.page.inner_text(f"[data-testid=timer-{bo_seat}]"))) <= 1
+    assert 0 < shown <= 30
+
+    # Leaving mid-game warns with the escape penalty; cancelling keeps the game.
+    penalty = ana.page.evaluate("window.shuangkou.state.table.escape_penalty")
+    ana.page.click("[data-testid=leave]")
+    dialog = ana.page.locator("dialog[data-testid=escape-dialog]")
+    dialog.wait_for()
+    assert f"{penalty:,} coins" in dialog.inner_text()
+    assert "already played" in dialog.inner_text()
+    ana.page.click("#dlg-confirm-cancel")
+    assert ana.attr("phase") == "playing"
+    ana.page.click("[data-testid=leave]")
+    dialog.wait_for()
+    ana.page.click("#dlg-confirm-ok")
+    ana.in_lobby()
+
+    bo.page.wait_for_selector("[data-testid=result-title]:text('Ana left the game')")
+    assert "Escape penalty" in bo.page.inner_text("[data-testid=breakdown]")
+    game_id = check_result_against_ledger(server, bo)
+    ana_entry = next(e for e in server.ledger(game_id) if e["account"] == ana.account()["id"])
+    assert ana_entry["delta"] < -penalty  # penalty plus the normal loss: Ana had played cards
+    wait_until(
+        lambda: amount(ana.page.inner_text("[data-testid=balance-wealth]")) == ana_entry["balance_after"],
+        5,
+        "the lobby to show Ana's balance after the escape",
+    )
+    ana.close()
+    bo.close()
+
+
+def test_leave_before_playing_a_card_costs_exactly_the_escape_penalty(server: Server, browser: Browser) -> None:
+    ana = Player(browser, server).sign_in("Quitter").in_lobby()
+    start = ana.account()["balances"]["points"]
+    ana.join("points", "bot")
+    ana.page.wait_for_selector("[data-testid=ready]")
+    ana.ready()
+    ana.wait_playing()
+    penalty = ana.page.evaluate("window.shuangkou.state.table.escape_penalty")
+    assert penalty == 60 * 12
+    ana.page.click("[data-testid=leave]")
+    dialog = ana.page.locator("dialog[data-testid=escape-dialog]")
+    dialog.wait_for()
+    assert "escape penalty of 720 points" in dialog.inner_text()
+    ana.page.keyboard.press("Escape")  # closes the dialog: nothing happens
+    assert ana.attr("phase") == "playing"
+    ana.page.click("[data-testid=leave]")
+    ana.page.click("#dlg-confirm-ok")
+    ana.in_lobby()
+    wait_until(
+        lambda: amount(ana.page.inner_text("[data-testid=balance-points]")) == start - 720,
+        5,
+        "the lobby balance after the escape",
+    )
+    assert ana.account()["balances"]["points"] == start - 720
+    ana.close()
+
+
+def test_turn_timer_runs_out_with_a_notice_and_hosting_after_three_timeouts(server: Server, browser: Browser) -> None:
+    ana = Player(browser, server).sign_in("Slow").in_lobby()
+    page = ana.page
+    ana.join("blitz", "bot")
+    page.wait_for_selector("[data-testid=ready]")
+    ana.ready()
+    ana.wait_playing()
+    seat = ana.seat()
+    page.wait_for_selector(".toast:text('You have timed out 1 time.')", timeout=10000)
+    page.wait_for_selector(f"[data-testid=timeouts-{seat}]")
+    # The move made for Ana is shown as a timed-out move.
+    page.wait_for_selector(
+        "#history .tag-cause:text('timed out'), [data-testid=play-cause]:text('timed out'),"
+        " #bubble-me[data-cause=timeout]"
+    )
+    # The third timeout switches hosting on, which then plays the rest of the game at once.
+    page.wait_for_selector(".toast:text('You have timed out 3 times.')", timeout=15000)
+    page.wait_for_selector(".toast:text('Hosting switched on after too many timeouts')")
+    ana.close()
+
+
+def settle_for_screenshot(page: Page) -> None:
+    """Let animations end and clear passing messages (toasts, a bomb banner) before a picture."""
+    page.wait_for_selector("#banner:not(.show)", state="attached", timeout=5000)
+    page.evaluate("document.querySelectorAll('.toast').forEach(node => node.remove())")
+    page.wait_for_timeout(450)
+
+
+def test_screenshots_for_the_readme(tmp_path: Path, browser: Browser) -> None:
+    """Lobby, a game in progress and a result, at desktop and phone widths."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    with run_server(tmp_path / "shots", None) as shots:
+        for viewport, suffix in ((DESKTOP, ""), (PHONE, "-phone")):
+            player = Player(browser, shots, viewport).sign_in("Xiao Ming").in_lobby()
+            page = player.page
+            settle_for_screenshot(page)
+            page.screenshot(path=str(SCREENSHOTS / f"lobby{suffix}.png"))
+            player.join("points", "bot")
+            page.wait_for_selector("[data-testid=ready]")
+            player.ready()
+            player.wait_playing()
+            turns = 0
+            while True:  # a few plays, until the bot has just played (several cards, if it will) and it is our turn
+                player.wait_turn()
+                if page.is_visible("[data-testid=table-play].from-opp") and turns >= 4:
+                    cards = (page.get_attribute("[data-testid=table-play]", "data-cards") or "").split()
+                    if len(cards) >= 3 or turns >= 14:
+                        break
+                player.take_turn()
+                turns += 1
+            page.keyboard.press("h")
+            page.wait_for_selector("#hint-count:text-matches('^1/')")
+            settle_for_screenshot(page)
+            page.screenshot(path=str(SCREENSHOTS / f"game{suffix}.png"))
+            page.keyboard.press("Escape")
+            page.click("#btn-hosting")
+            page.wait_for_selector("#result-card [data-testid=result-title]", timeout=60000)
+            settle_for_screenshot(page)
+            page.screenshot(path=str(SCREENSHOTS / f"result{suffix}.png"))
+            player.close()
+    for name in ("lobby", "game", "result", "lobby-phone", "game-phone", "result-phone"):
+        assert (SCREENSHOTS / f"{name}.png").stat().st_size > 10_000
