@@ -60,7 +60,7 @@ ROOMS: dict[str, str] = {
     "hosted": 'edition = "points"\nname = "Hosted escape"\n[timers]\nturn_seconds = 30\nready_seconds = 30\n'
     '[escape]\nescape_mode = "host"\n',
     "wealth": 'edition = "wealth"\n[timers]\nturn_seconds = 30\nready_seconds = 30\n',
-    "brief": 'edition = "points"\nname = "Brief"\n[timers]\nturn_seconds = 30\nready_seconds = 0.4\n',
+    "brief": 'edition = "points"\nname = "Brief"\n[timers]\nturn_seconds = 30\nready_seconds = 1.0\n',
     "winner": 'edition = "points"\nname = "Winner leads"\n[timers]\nturn_seconds = 30\nready_seconds = 30\n'
     '[play]\nfirst_player = "winner"\n',
 }
@@ -400,10 +400,11 @@ async def act(player: Player, choose: Chooser, timeout: float = 20.0) -> dict[st
 
 
 async def take_turns(
-    player: Player, choose: Chooser, game_id: str | None = None, timeout: float = 20.0
+    player: Player, choose: Chooser, game_id: str | None = None, timeout: float = 20.0,
+    stop: asyncio.Event | None = None,
 ) -> dict[str, Any]:
     """Play the player's turns in game ``game_id`` (default: the one in progress) with ``choose``
-    until it is over; returns the last view."""
+    until it is over, or until a turn comes after ``stop`` is set; returns the last view."""
     if game_id is None:
         assert player.table is not None and player.table["phase"] == "playing", "no game in progress"
         game_id = player.table["game_id"]
@@ -411,7 +412,7 @@ async def take_turns(
         table = await player.until(
             lambda t: t["game_id"] == game_id and (t["phase"] != "playing" or my_turn(t)), timeout
         )
-        if table["phase"] != "playing":
+        if table["phase"] != "playing" or (stop is not None and stop.is_set()):
             return table
         await act(player, choose, timeout)
 

@@ -238,30 +238,31 @@ def test_no_hidden_card_ever_leaves_the_server(start_server: StartServer) -> Non
 # Timers and hosting
 
 
-def test_turn_timeouts_make_the_hosting_move_and_switch_hosting_on(server: RunningServer) -> None:
+def test_turn_timeouts_make_the_hosting_move_and_switch_hosting_on(start_server: StartServer) -> None:
     """R11.3: a turn timer running out makes the hosting move and tells the player "You have
     timed out N time(s)"; the 3rd timeout switches hosting on; the player switches it off."""
+    server = start_server(bot_delay=1.0)  # hosted moves are slow: the game cannot end before the switch
 
     async def scenario() -> None:
         ana, bo = await start_game(server, "fast")
-        notices = []
+        stop = asyncio.Event()
+        bo_plays = asyncio.create_task(take_turns(bo, weakest, stop=stop))  # Bo answers at once: no timeouts
         for count in (1, 2, 3):
             notice = await ana.expect("notice")
             assert notice["code"] == "timed_out" and notice["count"] == count
             assert notice["message"] == f"You have timed out {count} {'time' if count == 1 else 'times'}"
-            notices.append(notice)
-        table = await ana.until(lambda t: t["game"]["timeouts"][0] == 3 and t["game"]["hosting"][0])
-        assert {"type": "hosting", "seat": 0, "cause": "timeout", "on": True} in ana.events
-        timeouts = [e for e in events_of(ana, "timeout") if e["seat"] == 0]
-        assert [e["count"] for e in timeouts] == [1, 2, 3]
-        moves = [e for e in ana.events if e["type"] in ("play", "pass") and e.get("cause") == "timeout"]
-        assert any(e["seat"] == 0 for e in moves)  # the hosting move was made for the player
-        assert table["game"]["cards_left"][0] < 27 or table["game"]["leader"] == 1
+        stop.set()  # from Bo's next turn on, Bo waits for its turn timer
+        await bo_plays
+        await ana.until(lambda t: t["game"]["timeouts"][0] == 3 and t["game"]["hosting"][0])
         await ana.hosting(False)
-        await ana.until(lambda t: not t["game"]["hosting"][0])
+        table = await ana.until(lambda t: not t["game"]["hosting"][0])
+        assert table["phase"] == "playing"
+        assert {"type": "hosting", "seat": 0, "cause": "timeout", "on": True} in ana.events
         assert {"type": "hosting", "seat": 0, "cause": "player", "on": False} in ana.events
-        # The other player's notices are its own (it timed out too: nobody played).
-        assert all(m["count"] <= 3 for m in bo.inbox if m["type"] == "notice")
+        timeouts = events_of(ana, "timeout")
+        assert [(e["seat"], e["count"]) for e in timeouts][:3] == [(0, 1), (0, 2), (0, 3)]
+        moves = [e for e in ana.events if e["type"] in ("play", "pass") and e.get("cause") == "timeout"]
+        assert [e["seat"] for e in moves][:3] == [0, 0, 0]  # the hosting move was made for the player
 
     run(scenario())
 
@@ -337,11 +338,17 @@ def test_ready_timer_removes_a_player_who_is_not_ready(server: RunningServer) ->
     """R11.4: a seated player who is not ready in time is removed from the table."""
 
     async def scenario() -> None:
-        ana, bo = await seat_two(server, "brief")
+        bo = await server.player("Bo")
+        await bo.join("brief")
+        await bo.until(lambda t: t["you"] == 0)
         await bo.ready()  # Bo readies in time, Ana does not
+        await bo.until(lambda t: t["seats"][0]["ready"])
+        ana = await server.player("Ana")
+        await ana.join("brief")
+        await ana.until(lambda t: t["you"] == 1 and t["seats"][1]["ready_deadline"] is not None)
         assert await closed_reason(ana) == "not_ready"
-        table = await bo.until(lambda t: t["seats"][0] is None)
-        assert table["phase"] == "waiting" and table["seats"][1]["ready"]
+        table = await bo.until(lambda t: t["seats"][1] is None)
+        assert table["phase"] == "waiting" and table["seats"][0]["ready"]
         # Ana may sit down again.
         again = await server.again(ana)
         await again.join("points")
