@@ -618,6 +618,22 @@ def test_quick_match_seats_two_waiting_players_together(server: RunningServer) -
     run(scenario())
 
 
+def test_a_waiting_client_can_be_cancelled(server: RunningServer) -> None:
+    """A task waiting in the client is cancelled at once, even while messages keep coming."""
+
+    async def scenario() -> None:
+        ana, bo = await start_game(server)
+        for player in (ana, bo):
+            await player.hosting(True)  # the game plays itself: a stream of states
+        waiting = asyncio.create_task(bo.until(lambda t: t["phase"] == "never"))
+        await ana.until(lambda t: len(t["game"]["plays"]) >= 3)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(waiting, 2)
+
+    run(scenario())
+
+
 def test_client_error_is_raised_for_refusals(server: RunningServer) -> None:
     """The client's ``until`` raises the server's refusals and the end of the connection."""
 

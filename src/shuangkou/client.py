@@ -74,7 +74,9 @@ class Client:
     async def receive(self, timeout: float = 10.0) -> dict[str, Any]:
         """The next message; ``state`` messages also update :attr:`table`."""
         assert self.socket is not None, "connect() first"
-        message: dict[str, Any] = json.loads(await asyncio.wait_for(self.socket.recv(), timeout))
+        async with asyncio.timeout(timeout):  # unlike wait_for on Python 3.11, never swallows a cancellation
+            text = await self.socket.recv()
+        message: dict[str, Any] = json.loads(text)
         if message["type"] == "state":
             self.table = message["table"]
             self.events.extend(message["events"])
