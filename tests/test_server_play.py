@@ -414,6 +414,31 @@ def test_escape_in_settle_mode_ends_and_settles_the_game(server: RunningServer) 
     run(scenario())
 
 
+@pytest.mark.parametrize(("room", "penalty", "house"), [("points", 720, 0), ("wealth", 6000, 1800)])
+def test_escape_before_playing_a_card_pays_the_penalty_only(
+    server: RunningServer, room: str, penalty: int, house: int
+) -> None:
+    """R10.3, R9.7: an escaper who has not played pays P = X x 12 and nothing more; the
+    opponent receives escape_share of it (points 1.0: X = 60 at 1000 points; wealth 0.7: X = 500
+    at 100000 coins) and the house the rest, in the ledger too."""
+
+    async def scenario() -> None:
+        players = await start_game(server, room)
+        escaper = next(p for p in players if not my_turn(p.table or {}))
+        other = players[0] if escaper is players[1] else players[1]
+        seat = escaper.seat
+        assert seat is not None
+        await escaper.leave()
+        final = await other.until(lambda t: t["phase"] == "settled")
+        settlement = final["settlement"]
+        assert settlement["escaper"] == seat and not settlement["escaper_played"]
+        assert settlement["penalty"] == penalty == -settlement["deltas"][seat]
+        assert settlement["deltas"][1 - seat] == penalty - house and settlement["house"] == house
+        await check_settlement(server, players, final)
+
+    run(scenario())
+
+
 def test_escape_in_host_mode_is_hosted_to_the_end_then_settled(server: RunningServer) -> None:
     """R10.1: in a room with escape_mode = "host" the escaper's seat is played by hosting to
     the end, then the game is settled normally."""
