@@ -401,6 +401,9 @@ def test_bad_operator_requests(server: RunningServer) -> None:
             ("GET", "games/nope", None, 400, "unknown_game"),
             ("POST", "rooms/nowhere/close", None, 400, "unknown_room"),
             ("GET", "ledger?account=abc", None, 400, "bad_message"),
+            ("POST", "grant", grant(account=2**70), 400, "bad_message"),  # beyond a 64-bit column
+            ("POST", "grant", grant(delta=-(2**70)), 400, "bad_message"),
+            ("GET", f"ledger?account={2**70}", None, 400, "bad_message"),
         ]
         for method, path, data, status, code in cases:
             raw = data if isinstance(data, bytes) else None

@@ -268,9 +268,9 @@ def create_app(settings: ServerSettings) -> Starlette:
         limit, offset = _paging(request)
         account = request.query_params.get("account")
         game = request.query_params.get("game")
-        if account is not None and not account.isdigit():
+        account_id = int(account) if account is not None and account.isdigit() else None
+        if account is not None and not _is_int(account_id):
             raise LobbyError("bad_message", f"'account' must be an account id, not {account!r}")
-        account_id = int(account) if account else None
         entries = await run_db(lambda: store().ledger(account_id, game, limit, offset))
         return JSONResponse({"entries": [_entry_json(e) for e in entries]})
 
@@ -426,7 +426,8 @@ def serve(settings: ServerSettings, host: str, port: int) -> None:
 
 
 def _is_int(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
+    """An integer that fits the database's 64-bit columns (and not a boolean)."""
+    return isinstance(value, int) and not isinstance(value, bool) and -(2**63) <= value < 2**63
 
 
 async def _watch_loop_lag(period: float = 0.25) -> None:
