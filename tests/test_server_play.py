@@ -639,6 +639,14 @@ def test_quick_match_seats_two_waiting_players_together(server: RunningServer) -
         assert view["id"] != (ana.table or {})["id"] and view["you"] == 0
         await cy.join("points")
         assert (await cy.next_error())["code"] == "already_seated"
+        # Six players joining at once make three full tables.
+        crowd = [await server.player(f"P{i}") for i in range(6)]
+        await asyncio.gather(*(player.join("wealth") for player in crowd))
+        views = await asyncio.gather(*(player.until(lambda t: None not in t["seats"]) for player in crowd))
+        tables: dict[str, set[int]] = {}
+        for player, view in zip(crowd, views, strict=True):
+            tables.setdefault(view["id"], set()).add(player.id)
+        assert sorted(len(ids) for ids in tables.values()) == [2, 2, 2]
 
     run(scenario())
 
