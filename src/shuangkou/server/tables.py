@@ -149,6 +149,8 @@ class Table:
     timer: asyncio.TimerHandle | None = None
     stopping: bool = False
     views: ViewCache = field(default_factory=ViewCache)
+    turn_seq: int = 0
+    turn_key: tuple[int, int, bool] | None = None
     private: bool = False  # an invite table: seated only by its id, never by quick match
 
     def invite_open(self) -> bool:
@@ -329,8 +331,8 @@ class Table:
         elif isinstance(message, p.PlayMessage | p.PassMessage):
             if not self.playing:
                 self._refuse(connection, "not_playing", "no game is in progress")
-            elif message.seq != self.seq:
-                self._refuse(connection, "stale", f"state {message.seq} is not the current state {self.seq}")
+            elif not self.turn_seq <= message.seq <= self.seq:
+                self._refuse(connection, "stale", f"state {message.seq} is from before this turn ({self.turn_seq})")
             elif isinstance(message, p.PassMessage):
                 await self._apply(Pass(index), connection)
             else:
@@ -599,6 +601,11 @@ class Table:
 
     def _changed(self, events: list[Event]) -> None:
         self.seq += 1
+        turn = self._turn_key()
+        if turn != self.turn_key:
+            # An action must be made against a state of the current turn: changes that do not
+            # pass the turn (hosting switched, a player reconnecting) leave pending moves valid.
+            self.turn_key, self.turn_seq = turn, self.seq
         self._arm_turn()
         encoded = [event.to_dict() for event in events]
         for index, seat in enumerate(self.seats):
@@ -674,6 +681,13 @@ class Table:
         balance: int = await self.services.run_db(lambda: store.balance(account_id, edition))
         self.balances[index] = balance
         return balance
+
+    def _turn_key(self) -> tuple[int, int, bool] | None:
+        """Who is to act, after how many plays, on a lead or not: changes exactly when a turn passes."""
+        game = self.game
+        if game is None or game.finished:
+            return None
+        return (game.to_act, len(game.plays), game.table is None)
 
     def _seat_index(self, account_id: int) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s is not None and s.account.id == account_id), None)
