@@ -56,7 +56,7 @@ PHONE = {"width": 390, "height": 844}
 ROOMS = {
     "points": 'edition = "points"\n[timers]\nturn_seconds = 30\nready_seconds = 120\n',
     "wealth": 'edition = "wealth"\n[timers]\nturn_seconds = 30\nready_seconds = 120\n',
-    "blitz": 'edition = "points"\nname = "Blitz"\n[timers]\nturn_seconds = 1.2\nmax_timeouts = 3\n'
+    "blitz": 'edition = "points"\nname = "Blitz"\n[timers]\nturn_seconds = 0.8\nmax_timeouts = 3\n'
     "ready_seconds = 120\n",
 }
 
@@ -91,10 +91,10 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def run_server(directory: Path, rooms: dict[str, str] | None) -> Iterator[Server]:
+def run_server(directory: Path, rooms: dict[str, str] | None, port: int | None = None) -> Iterator[Server]:
     """``shuangkou serve`` in a subprocess; rooms None means the shipped rooms."""
     directory.mkdir(parents=True, exist_ok=True)
-    port = _free_port()
+    port = port or _free_port()
     command = [
         sys.executable,
         "-m",
@@ -116,7 +116,7 @@ def run_server(directory: Path, rooms: dict[str, str] | None) -> Iterator[Server
             (room_dir / f"{name}.toml").write_text(text)
         command += ["--rooms", str(room_dir)]
     log = directory / "server.log"
-    with log.open("wb") as output:
+    with log.open("ab") as output:
         process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, cwd=directory)
     server = Server(f"http://127.0.0.1:{port}", process, log)
     try:
@@ -159,6 +159,22 @@ def browser() -> Iterator[Browser]:
 # Acting as a player
 
 
+# Press H through every hint (the counter says how many), then on to the one that selected
+# the most cards. Key presses are dispatched in the page, as the keyboard would.
+CYCLE_TO_LARGEST_HINT = """() => {
+  const press = () => document.dispatchEvent(new KeyboardEvent("keydown", { key: "h", bubbles: true }));
+  const selected = () => document.querySelectorAll("#hand .card.selected").length;
+  const total = Number(document.querySelector("#hint-count").textContent.split("/")[1]);
+  let best = 1, most = selected();
+  for (let index = 2; index <= total; index += 1) {
+    press();
+    if (selected() > most) { best = index; most = selected(); }
+  }
+  if (total > 1) press();
+  for (let index = 1; index < best; index += 1) press();
+}"""
+
+
 class Player:
     """One browser context: a person at the page."""
 
@@ -168,8 +184,13 @@ class Player:
         self.server = server
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
-        self.page.on("console", lambda message: self.errors.append(message.text) if message.type == "error" else None)
+        self.page.on("console", self._console)
         self.page.set_default_timeout(15000)
+
+    def _console(self, message: Any) -> None:
+        # A refused connection while the server restarts is expected; any other error is not.
+        if message.type == "error" and "ERR_CONNECTION_REFUSED" not in message.text:
+            self.errors.append(message.text)
 
     def close(self) -> None:
         assert not self.errors, f"errors in the page: {self.errors}"
@@ -229,11 +250,15 @@ class Player:
         )
         return cards
 
-    def take_turn(self) -> None:
-        """Press H (hint: the weakest playable combination) and Enter (play it)."""
+    def take_turn(self, most: bool = False) -> None:
+        """Press H (hint: the weakest playable combination) and Enter (play it). With
+        ``most``, H is pressed on through the hints to the one that plays the most cards
+        (games end sooner)."""
         seq = self.attr("seq")
         self.page.keyboard.press("h")
         self.page.wait_for_function("() => document.querySelectorAll('#hand .card.selected').length > 0")
+        if most:
+            self.page.evaluate(CYCLE_TO_LARGEST_HINT)
         self.page.keyboard.press("Enter")
         self.page.wait_for_function(f"() => document.querySelector('#view-table').dataset.seq !== '{seq}'")
 
@@ -261,7 +286,7 @@ def play_out(players: list[Player], limit: float = 60.0) -> None:
         acted = False
         for player in players:
             if player.my_turn() and not player.result_shown():
-                player.take_turn()
+                player.take_turn(most=True)
                 acted = True
         if not acted:
             time.sleep(0.03)
@@ -627,44 +652,76 @@ def test_turn_timer_runs_out_with_a_notice_and_hosting_after_three_timeouts(serv
     ana.close()
 
 
+def test_server_restart_mid_game_the_page_reconnects_by_itself(tmp_path: Path, browser: Browser) -> None:
+    directory, port = tmp_path / "restart", _free_port()
+    with run_server(directory, ROOMS, port) as first:
+        ana = Player(browser, first).sign_in("Phoenix").in_lobby()
+        ana.join("points", "bot")
+        ana.page.wait_for_selector("[data-testid=ready]")
+        ana.ready()
+        for _ in range(2):
+            ana.wait_turn()
+            ana.take_turn()
+        ana.wait_turn()
+        hand, game_id = ana.hand(), ana.attr("game-id")
+    # The server stopped (SIGTERM): the page says so and keeps trying with backoff.
+    ana.page.wait_for_selector("#conn-banner:not([hidden])")
+    assert "Reconnecting" in ana.page.inner_text("#conn-banner")
+    with run_server(directory, ROOMS, port) as second:
+        ana.server = second
+        ana.page.wait_for_selector("#conn-banner", state="hidden", timeout=20000)
+        ana.wait_turn()
+        assert ana.attr("game-id") == game_id
+        assert ana.hand() == hand
+        ana.take_turn()  # and the game goes on
+        assert len(ana.hand()) < len(hand)
+        ana.close()
+
+
 def settle_for_screenshot(page: Page) -> None:
     """Let animations end and clear passing messages (toasts, a bomb banner) before a picture."""
     page.wait_for_selector("#banner:not(.show)", state="attached", timeout=5000)
     page.evaluate("document.querySelectorAll('.toast').forEach(node => node.remove())")
-    page.wait_for_timeout(450)
+    page.wait_for_timeout(250)
 
 
 def test_screenshots_for_the_readme(tmp_path: Path, browser: Browser) -> None:
-    """Lobby, a game in progress and a result, at desktop and phone widths."""
+    """Lobby, a game in progress and a result, each at desktop and at phone width."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    with run_server(tmp_path / "shots", None) as shots:
-        for viewport, suffix in ((DESKTOP, ""), (PHONE, "-phone")):
-            player = Player(browser, shots, viewport).sign_in("Xiao Ming").in_lobby()
-            page = player.page
+
+    def shoot(page: Page, name: str) -> None:
+        for viewport, suffix in ((PHONE, "-phone"), (DESKTOP, "")):
+            page.set_viewport_size(viewport)
             settle_for_screenshot(page)
-            page.screenshot(path=str(SCREENSHOTS / f"lobby{suffix}.png"))
-            player.join("points", "bot")
-            page.wait_for_selector("[data-testid=ready]")
-            player.ready()
-            player.wait_playing()
-            turns = 0
-            while True:  # a few plays, until the bot has just played (several cards, if it will) and it is our turn
+            page.screenshot(path=str(SCREENSHOTS / f"{name}{suffix}.png"))
+
+    with run_server(tmp_path / "shots", None) as shots:  # the shipped rooms
+        player = Player(browser, shots).sign_in("Xiao Ming").in_lobby()
+        page = player.page
+        shoot(page, "lobby")
+        player.join("points", "bot")
+        page.wait_for_selector("[data-testid=ready]")
+        player.ready()
+        turns = 0
+        while True:  # a few plays, until the bot has just played (several cards, if it will) and it is our turn
+            page.wait_for_selector("#view-table[data-turn=me], #result-card [data-testid=next-game]")
+            if player.result_shown():  # over already: deal again
+                page.click("[data-testid=next-game]")
                 player.wait_turn()
-                if page.is_visible("[data-testid=table-play].from-opp") and turns >= 4:
-                    cards = (page.get_attribute("[data-testid=table-play]", "data-cards") or "").split()
-                    if len(cards) >= 3 or turns >= 14:
-                        break
-                player.take_turn()
-                turns += 1
-            page.keyboard.press("h")
-            page.wait_for_selector("#hint-count:text-matches('^1/')")
-            settle_for_screenshot(page)
-            page.screenshot(path=str(SCREENSHOTS / f"game{suffix}.png"))
-            page.keyboard.press("Escape")
-            page.click("#btn-hosting")
-            page.wait_for_selector("#result-card [data-testid=result-title]", timeout=60000)
-            settle_for_screenshot(page)
-            page.screenshot(path=str(SCREENSHOTS / f"result{suffix}.png"))
-            player.close()
+                turns = 0
+            if page.is_visible("[data-testid=table-play].from-opp") and turns >= 2:
+                cards = (page.get_attribute("[data-testid=table-play]", "data-cards") or "").split()
+                if len(cards) >= 2 or turns >= 6:
+                    break
+            player.take_turn()
+            turns += 1
+        page.keyboard.press("h")
+        page.wait_for_selector("#hint-count:text-matches('^1/')")
+        shoot(page, "game")
+        page.keyboard.press("Escape")
+        page.click("#btn-hosting")
+        page.wait_for_selector("#result-card [data-testid=result-title]", timeout=60000)
+        shoot(page, "result")
+        player.close()
     for name in ("lobby", "game", "result", "lobby-phone", "game-phone", "result-phone"):
         assert (SCREENSHOTS / f"{name}.png").stat().st_size > 10_000

@@ -457,19 +457,19 @@ function onState(message) {
     S.dealAnimation = (message.events || []).some((event) => event.type === "deal");
     forgetOldHosting(table.game_id);
   }
-  if (S.table && S.table.seq !== table.seq) {
-    S.hint = null;
-    S.hintApplied = S.hintApplied && S.hintApplied.keepAcross ? S.hintApplied : null;
-  }
+  if (S.table && S.table.seq !== table.seq) S.hint = null; // moves are given for one state
   if (!S.table || S.table.id !== table.id) S.names = {};
   table.seats.forEach((seat, index) => { if (seat) S.names[index] = displayName(seat); });
   S.table = table;
   for (const event of message.events || []) onEvent(event);
   syncHand(table.game?.hand || []);
+  const wasMyTurn = S.myTurn;
+  S.myTurn = Boolean(myTurn());
   resumeControl(table);
   showView("table");
   renderTable();
   prefetchHint();
+  if (S.myTurn && !wasMyTurn && !game().hosting[me()]) announce(t("msg.yourTurn"));
   S.dealAnimation = false;
 }
 
@@ -556,7 +556,7 @@ function onNotice(message) {
 }
 
 const PLAY_ERRORS = new Set([
-  "invalid_combination", "does_not_beat", "not_your_turn", "pass_on_lead", "stale", "cards_not_held", "no_cards",
+  "unavailable", "invalid_combination", "does_not_beat", "not_your_turn", "pass_on_lead", "stale", "cards_not_held", "no_cards",
   "not_playing", "game_over", "unknown_card",
 ]);
 
@@ -893,7 +893,7 @@ function selectedCards() {
 }
 
 function play() {
-  if (!playing()) return;
+  if (!playing() || S.busy) return;
   if (!myTurn()) {
     setMessage(t("msg.notYourTurn"), "info");
     return;
@@ -912,7 +912,7 @@ function play() {
 }
 
 function pass() {
-  if (!playing()) return;
+  if (!playing() || S.busy) return;
   if (!myTurn()) {
     setMessage(t("msg.notYourTurn"), "info");
     return;
@@ -1025,7 +1025,9 @@ function openHelp() {
       h("tr", {}, h("th", { scope: "row" }, h("kbd", {}, key)), h("td", {}, t(text)))))),
     h("p", { class: "hint-text" }, t("help.mouse")),
   );
-  $("#dlg-help").showModal();
+  const dialog = $("#dlg-help");
+  dialog.showModal();
+  dialog.scrollTop = 0;
 }
 
 // ---------------------------------------------------------------------------
@@ -1217,7 +1219,7 @@ function renderBubbles() {
   for (const [index, id] of [[opp(), "#bubble-opp"], [me(), "#bubble-me"]]) {
     const node = $(id);
     const bubble = index === null ? null : S.bubbles[index];
-    const show = Boolean(bubble) && playing();
+    const show = Boolean(bubble) && playing() && game().to_act !== index; // a new turn makes the last pass old news
     node.hidden = !show;
     if (show) {
       node.textContent = t(`bubble.${bubble.cause}`);
@@ -1515,6 +1517,9 @@ async function start() {
   document.addEventListener("keydown", onKey);
   bindHand();
   setInterval(tick, 250);
+  setInterval(() => {
+    if (S.view === "lobby" && document.visibilityState === "visible" && !S.joining) refreshAccount();
+  }, 15000);
   window.shuangkou = { state: S }; // for debugging in the console
 
   if (!S.token) {

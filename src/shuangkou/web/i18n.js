@@ -182,6 +182,7 @@ const en = {
   "msg.selectFirst": "Select the cards to play first.",
   "msg.leadNoPass": "You are leading: play any combination.",
   "msg.noRank": "You have no {rank}.",
+  "msg.yourTurn": "Your turn.",
 
   "err.invalid_combination": "These cards are not a valid combination.",
   "err.does_not_beat": "That does not beat the {table} on the table.",
@@ -207,6 +208,7 @@ const en = {
   "err.escaped": "You have left this game.",
   "err.bad_name": "That name cannot be used: 1 to 24 characters, letters and symbols only.",
   "err.network": "The server cannot be reached. Try again.",
+  "err.unavailable": "The server could not save that move. Try again.",
   "err.generic": "The server refused: {message}",
 
   "leave.title": "Leave during the game?",
@@ -439,6 +441,7 @@ const zh = {
   "msg.selectFirst": "请先选择要出的牌。",
   "msg.leadNoPass": "轮到你领出，不能不要：任意牌型均可。",
   "msg.noRank": "你没有 {rank}。",
+  "msg.yourTurn": "轮到你出牌。",
 
   "err.invalid_combination": "这些牌不能组成有效的牌型。",
   "err.does_not_beat": "这手牌大不过桌面上的 {table}。",
@@ -464,6 +467,7 @@ const zh = {
   "err.escaped": "你已离开本局。",
   "err.bad_name": "这个昵称不能用：需 1 到 24 个字符，不含控制字符。",
   "err.network": "无法连接服务器，请重试。",
+  "err.unavailable": "服务器未能保存这一步，请再试一次。",
   "err.generic": "服务器拒绝了请求：{message}",
 
   "leave.title": "牌局中离开？",
