@@ -338,6 +338,17 @@ def test_lobby_guest_account_and_language_switch(server: Server, browser: Browse
     assert "5–800 match points" in page.inner_text(".room[data-room=points]")
     assert "100 coins" in page.inner_text(".room[data-room=wealth]")
 
+    # How the page names combinations the server has read, and what a joker stands for.
+    described = page.evaluate(DESCRIBE_COMBOS)
+    assert described == [
+        "Straight 5–9",
+        "Pair run 3–5",
+        "5-card bomb of Q",
+        "Three-joker bomb",
+        "4-phase 3-serial bomb 4–6",
+        ["9"],
+        ["5"],
+    ]
     dictionaries = page.evaluate("import('/i18n.js').then(m => m.dictionaries)")
     assert set(dictionaries["en"]) == set(dictionaries["zh"]), "every string exists in both languages"
 
@@ -367,6 +378,21 @@ def test_lobby_guest_account_and_language_switch(server: Server, browser: Browse
     assert page.inner_text("#btn-play").startswith("Play")
     assert page.get_attribute("#hand", "aria-label") == "Your hand"
     ana.close()
+
+
+DESCRIBE_COMBOS = """() => import('/cards.js').then(({ describeCombo, jokerStandIns, parseCards }) => {
+  const combos = [
+    { kind: "straight", length: 5, top: "9", phase: 0, cards: "5 6 7 8 SJ", reading: "5 6 7 8 9" },
+    { kind: "pair_run", length: 3, top: "5", phase: 0, cards: "3 3 4 4 5 BJ", reading: "3 3 4 4 5 5" },
+    { kind: "bomb", length: 1, top: "Q", phase: 5, cards: "Q Q Q Q BJ", reading: "Q Q Q Q Q" },
+    { kind: "joker_bomb", length: 1, top: "BJ", phase: 6, cards: "SJ SJ BJ", reading: "SJ SJ BJ" },
+    { kind: "serial_bomb", length: 3, top: "6", phase: 7, cards: "4 4 4 4 5 5 5 5 6 6 6 6",
+      reading: "4 4 4 4 5 5 5 5 6 6 6 6" },
+  ];
+  return [...combos.map(describeCombo),
+          jokerStandIns(parseCards("5H 6S 7C 8D SJ"), combos[0]),
+          jokerStandIns(parseCards("3H 3S 4C 4D 5S BJ"), combos[1])];
+})"""
 
 
 def _assert_no_english(page: Page, dictionaries: dict[str, dict[str, Any]]) -> None:
