@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from server_players import close_all, finish_by_hosting, play_turns, reconnect, seat_pair
 from sqlalchemy import create_engine, make_url, text
 
 from shuangkou.cli import main
-from shuangkou.client import Client
 from shuangkou.serverprocess import ServerProcess
 from shuangkou.store import EDITIONS, Store
 
@@ -73,63 +73,6 @@ def server(tmp_path: Path, database_url: str) -> Iterator[ServerProcess]:
         yield process
     finally:
         process.kill()
-
-
-# -- players ----------------------------------------------------------------------------
-
-
-async def reconnect(server: ServerProcess, old: Client) -> Client:
-    """A new connection with the same session token."""
-    client = Client(server.url, old.token, old.account)
-    await client.connect()
-    return client
-
-
-async def seat_pair(server: ServerProcess) -> tuple[Client, Client]:
-    """Two guests matched at one table, in a game."""
-    a = await Client.guest(server.url, "Ann")
-    b = await Client.guest(server.url, "Bob")
-    for client in (a, b):
-        await client.connect()
-        await client.join("points")
-        await client.until(lambda table: True)
-    await a.until(lambda table: table["seats"][0] is not None and table["seats"][1] is not None)
-    for client in (a, b):
-        await client.ready()
-    for client in (a, b):
-        await client.until(lambda table: table["phase"] == "playing")
-    return a, b
-
-
-async def play_turns(pair: tuple[Client, Client], count: int) -> None:
-    """Play ``count`` actions from hints, whoever is to act; both views stay in step."""
-    for _ in range(count):
-        mover = next(client for client in pair if client.my_turn)
-        moves = await mover.hint()
-        before = mover.seq
-        if moves:
-            await mover.play(moves[0]["cards"], moves[0]["kind"])
-        else:
-            await mover.pass_turn()
-        await mover.until(lambda table, before=before: table["seq"] > before)
-        for client in pair:
-            await client.until(lambda table, seq=mover.seq: table["seq"] >= seq)
-        await asyncio.sleep(0.06)  # well inside the message rate limit
-
-
-async def finish_by_hosting(pair: tuple[Client, Client]) -> dict[str, Any]:
-    """Both players switch hosting on; the server plays the game to its end."""
-    for client in pair:
-        await client.hosting(True)
-    for client in pair:
-        await client.until(lambda table: table["phase"] == "settled", timeout=30)
-    assert pair[0].table is not None
-    return pair[0].table
-
-
-async def close_all(*clients: Client) -> None:
-    for client in clients:
-        await client.close()
 
 
 # -- checks -----------------------------------------------------------------------------

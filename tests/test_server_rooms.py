@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from test_server_restart import finish_by_hosting, seat_pair
+from server_players import finish_by_hosting, seat_pair
 
 from shuangkou.serverprocess import ServerProcess
 
