@@ -1206,13 +1206,23 @@ function renderCenter() {
       class: `table-play ${onTable.seat === me() ? "from-me" : "from-opp"}${bomb ? " is-bomb" : ""}`,
       "data-testid": "table-play", "data-cards": onTable.cards,
       "aria-label": t("table.current", { name: seatName(onTable.seat), combo: describeCombo(combo) }),
-    }, h("div", { class: "play-cards", style: `--n:${cards.length}` }, ...faces), h("div", { class: "play-label" }, ...labels), reading));
+    }, h("div", { class: "play-cards" }, ...faces), h("div", { class: "play-label" }, ...labels), reading));
+    fitPlayCards(center.querySelector(".play-cards"), cards.length);
     return;
   }
   if (!current.finished) {
     const lead = current.to_act === me() ? t("round.youLead") : t("round.leads", { name: seatName(current.to_act) });
     center.append(h("div", { class: "round-info", "data-testid": "round-info" }, h("p", {}, lead)));
   }
+}
+
+/** Overlap the cards of a play so that even a 12-card bomb fits the table's width. */
+function fitPlayCards(row, count) {
+  if (!row || count < 2) return;
+  const cardWidth = parseFloat(getComputedStyle(row).getPropertyValue("--card-w")) || 70;
+  const room = ($("#felt").clientWidth || window.innerWidth) - 48;
+  const step = Math.max(12, Math.min(cardWidth * 0.52, (room - cardWidth) / (count - 1)));
+  row.style.setProperty("--step", `${step}px`);
 }
 
 function renderBubbles() {
@@ -1520,7 +1530,7 @@ async function start() {
   setInterval(() => {
     if (S.view === "lobby" && document.visibilityState === "visible" && !S.joining) refreshAccount();
   }, 15000);
-  window.shuangkou = { state: S }; // for debugging in the console
+  window.shuangkou = { state: S, receive }; // for debugging in the console
 
   if (!S.token) {
     showLogin();
