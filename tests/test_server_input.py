@@ -262,17 +262,18 @@ def test_hosting_that_changes_nothing_is_no_action(server: RunningServer) -> Non
 
 def test_changes_that_do_not_pass_the_turn_leave_a_move_valid(server: RunningServer) -> None:
     """A move is checked against the state its turn began in: the opponent switching hosting
-    on and off meanwhile (new state numbers) does not make it stale, so nobody can block a
-    player by toggling; a state from before the turn still is stale."""
+    on and off meanwhile (new state numbers) neither makes it stale nor restarts the turn
+    timer, so nobody can block a player by toggling; a state from before the turn is stale."""
 
     async def scenario() -> None:
         players = await start_game(server)
         ana, bo = to_act(players)
         moves = await ana.hint()
-        turn_began = ana.seq
+        turn_began, deadline = ana.seq, (ana.table or {})["turn_deadline"]
         await bo.hosting(True)
         await bo.hosting(False)
         await ana.until(lambda t: t["seq"] == turn_began + 2 and not t["game"]["hosting"][bo.seat or 0])
+        assert (ana.table or {})["turn_deadline"] == deadline  # the turn timer runs on (R11.3)
         await refused(ana, {"type": "pass", "seq": turn_began - 1}, "stale")
         await ana.send({"type": "play", "seq": turn_began, "cards": moves[0]["cards"], "as": moves[0]["kind"]})
         await ana.until(lambda t: t["game"]["plays"] and t["game"]["plays"][-1]["seat"] == ana.seat)

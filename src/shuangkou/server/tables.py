@@ -149,6 +149,8 @@ class Table:
     timer: asyncio.TimerHandle | None = None
     stopping: bool = False
     views: ViewCache = field(default_factory=ViewCache)
+    timer_kind: str | None = None
+    timer_token: int | None = None
     turn_seq: int = 0
     turn_key: tuple[int, int, bool] | None = None
     private: bool = False  # an invite table: seated only by its id, never by quick match
@@ -548,9 +550,13 @@ class Table:
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
+        self.timer_kind, self.timer_token = None, None
 
     def _arm_turn(self) -> None:
-        """After every change: the next automatic move, or the turn timer (R11.3)."""
+        """After every change: the next automatic move, or the turn timer (R11.3). The turn
+        timer runs from the start of the turn: changes that do not pass the turn keep it."""
+        if self.timer_kind == "turn" and self.timer_token == self.turn_seq and self._turn_is_timed():
+            return
         self._cancel_timer()
         self.turn_deadline = None
         if not self.playing or self.game is None or self.config is None:
@@ -560,10 +566,22 @@ class Table:
         if seat is None:
             return
         if seat.bot is not None or self.game.hosting[index]:
-            self.timer = self._arm(self.services.bot_delay, "auto", self.seq)
+            self._arm_game_timer("auto", self.services.bot_delay, self.seq)
         else:
-            self.timer = self._arm(self.config.turn_seconds, "turn", self.seq)
+            self._arm_game_timer("turn", self.config.turn_seconds, self.turn_seq)
             self.turn_deadline = time.time() + self.config.turn_seconds
+
+    def _turn_is_timed(self) -> bool:
+        """The player to act is a person playing for themselves (not a bot, not hosted)."""
+        game = self.game
+        if game is None or game.finished:
+            return False
+        seat = self.seats[game.to_act]
+        return seat is not None and seat.bot is None and not game.hosting[game.to_act]
+
+    def _arm_game_timer(self, kind: str, delay: float, token: int) -> None:
+        self.timer = self._arm(delay, kind, token)
+        self.timer_kind, self.timer_token = kind, token
 
     def _arm_ready(self, index: int) -> None:
         """A seated player who is not ready in time leaves the table (R11.4)."""
@@ -585,8 +603,9 @@ class Table:
                 self._free(index)
                 self._changed([])
             return
-        if token != self.seq or not self.playing or self.game is None:
-            return  # the turn it was armed for is over
+        current = self.turn_seq if kind == "turn" else self.seq
+        if token != current or not self.playing or self.game is None:
+            return  # the turn (or, for automatic moves, the state) it was armed for is over
         index = self.game.to_act
         seat = self.seats[index]
         if seat is None:
