@@ -266,6 +266,8 @@ def all_readings(cards: Counts, rules: Rules = DEFAULT_RULES) -> list[Combo]:
         length, remainder = divmod(total, width)
         if remainder or length < minimum or most > width or high > ACE_SLOT or high - low >= length:
             continue
+        if length > ACE_SLOT + 1:
+            continue  # longer than the 12 ranks 3..A (R3.4-R3.6)
         top_slot = min(ACE_SLOT, low + length - 1)
         found.append(make_run(kind, top_slot - length + 1, length, cards))
     if total >= 12:
