@@ -157,3 +157,70 @@ def ref_legal_moves(
         for combo in ref_playable(cards, table, rules):
             moves.add(comparable(combo))
     return moves
+
+
+def _bounded_sets(limits: list[int], size: int) -> list[tuple[int, ...]]:
+    """Every choice of ``0..limits[i]`` items per slot that adds up to exactly ``size``."""
+    if not limits:
+        return [()] if size == 0 else []
+    head, rest = limits[0], limits[1:]
+    room = sum(rest)
+    result = []
+    for take in range(min(head, size) + 1):
+        if size - take <= room:
+            result.extend((take, *tail) for tail in _bounded_sets(rest, size - take))
+    return result
+
+
+def ref_ordinary_follows(hand: Counts, table: Combo, rules: Rules = DEFAULT_RULES) -> set[tuple[object, ...]]:
+    """The moves of ``ref_legal_moves(hand, table, rules, sizes={size of table})`` that are
+    not bombs, for an ordinary ``table``, without walking every sub-multiset of a big hand.
+
+    Only a combination of the table's kind and length can beat it without being a bomb
+    (R6.1, R6.2). Such a reading has ``table.length`` consecutive ranks with the same number
+    of cards ``w`` each, and jokers only add cards to the ranks they stand for (R5.2), so the
+    natural cards of a candidate set lie within ``table.length`` consecutive ranks, with at
+    most ``w`` of any rank. Every such set is then read by the brute force of ``ref_playable``.
+    """
+    size = sum(table.cards)
+    width = size // table.length
+    naturals = 13  # ranks 3..2
+    moves = set()
+    seen = set()
+    for start in range(naturals - table.length + 1):
+        window = range(start, start + table.length)
+        limits = [min(hand[slot], width) for slot in window] + [hand[13], hand[14]]
+        for choice in _bounded_sets(limits, size):
+            cards = [0] * 15
+            for slot, take in zip(window, choice[:-2], strict=True):
+                cards[slot] = take
+            cards[13], cards[14] = choice[-2], choice[-1]
+            key = tuple(cards)
+            if key in seen:
+                continue
+            seen.add(key)
+            for combo in ref_playable(key, table, rules):
+                if not combo.kind.is_bomb:
+                    moves.add(comparable(combo))
+    return moves
+
+
+def ref_one_rank_bombs(
+    hand: Counts, table: Combo | None = None, rules: Rules = DEFAULT_RULES
+) -> set[tuple[object, ...]]:
+    """Every bomb move of the hand whose cards hold at most one natural rank (N-bombs and
+    joker bombs, R4.1-R4.3, R5.5), by exhaustion over those sub-multisets."""
+    naturals = [(0, 0)] + [(slot, count) for slot in range(13) for count in range(1, hand[slot] + 1)]
+    moves = set()
+    for slot, count in naturals:
+        for small in range(hand[13] + 1):
+            for big in range(hand[14] + 1):
+                cards = [0] * 15
+                cards[slot] = count
+                cards[13], cards[14] = small, big
+                if not sum(cards):
+                    continue
+                for combo in ref_playable(tuple(cards), table, rules):
+                    if combo.kind.is_bomb:
+                        moves.add(comparable(combo))
+    return moves
