@@ -90,6 +90,7 @@ class LoadReport:
     errors: dict[str, int]
     server_cpu_percent: float | None
     server_cpu_ms_per_action: float | None
+    server_histograms: dict[str, dict[str, float]]  # upper bucket bounds of p50/p99 in the window
     loadgen_cpu_percent: float
     machine_cpu_percent: float | None  # every process of the machine, all cores: others' work shows here
     load_average: float
@@ -114,6 +115,8 @@ class LoadReport:
     def to_text(self) -> str:
         """A short human summary."""
         lat, hint = self.latency_ms, self.hint_ms
+        handling = self.server_histograms.get("message_handling_ms", {})
+        lag = self.server_histograms.get("event_loop_lag_ms", {})
         cpu = "n/a" if self.server_cpu_percent is None else f"{self.server_cpu_percent:.0f}%"
         errors = ", ".join(f"{code} {n}" for code, n in sorted(self.errors.items())) or "none"
         return "\n".join([
@@ -124,6 +127,8 @@ class LoadReport:
             f"action latency ms: p50 {lat.get('p50', 0):.1f}  p95 {lat.get('p95', 0):.1f}  "
             f"p99 {lat.get('p99', 0):.1f}  max {lat.get('max', 0):.1f}",
             f"hint round trip ms: p50 {hint.get('p50', 0):.1f}  p99 {hint.get('p99', 0):.1f}",
+            f"server side (bucket bounds, ms): message handling p50 <= {handling.get('p50')}, p99 <= "
+            f"{handling.get('p99')}; event-loop lag p50 <= {lag.get('p50')}, p99 <= {lag.get('p99')}",
             f"errors: {errors}",
             f"CPU: server {cpu} of one core ({self.server_cpu_ms_per_action} ms per action), load generator "
             f"{self.loadgen_cpu_percent:.0f}%; the machine's {os.cpu_count()} cores were {self.machine_cpu_percent}% "
@@ -180,13 +185,12 @@ class _Run:
         if self.measuring:
             self.errors[code] += 1
 
-    async def post_json(self, path: str, data: dict[str, Any]) -> dict[str, Any]:
-        """A minimal HTTP/1.1 POST on its own connection (no client library needed)."""
-        body = json.dumps(data).encode()
+    async def request(self, method: str, path: str, body: bytes = b"") -> bytes:
+        """A minimal HTTP/1.1 request on its own connection (no client library needed)."""
         reader, writer = await asyncio.open_connection(self.host, self.port)
         try:
             writer.write(
-                f"POST {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nContent-Type: application/json\r\n"
+                f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nContent-Type: application/json\r\n"
                 f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body
             )
             await writer.drain()
@@ -197,9 +201,28 @@ class _Run:
                 await writer.wait_closed()
         head, _, payload = response.partition(b"\r\n\r\n")
         if not head.startswith(b"HTTP/1.1 200"):
-            raise RuntimeError(f"POST {path}: {head.splitlines()[0].decode(errors='replace') if head else 'no answer'}")
-        result: dict[str, Any] = json.loads(payload)
+            status = head.splitlines()[0].decode(errors="replace") if head else "no answer"
+            raise RuntimeError(f"{method} {path}: {status}")
+        return payload
+
+    async def post_json(self, path: str, data: dict[str, Any]) -> dict[str, Any]:
+        """POST a JSON document, return the JSON answer."""
+        result: dict[str, Any] = json.loads(await self.request("POST", path, json.dumps(data).encode()))
         return result
+
+    async def histograms(self) -> dict[str, dict[float, float]]:
+        """The server's histogram buckets from /metrics (metric name: {upper bound: count})."""
+        try:
+            text = (await self.request("GET", "/metrics")).decode()
+        except (OSError, RuntimeError):
+            return {}
+        found: dict[str, dict[float, float]] = {}
+        for line in text.splitlines():
+            if "_bucket{" in line and not line.startswith("#"):
+                name, _, rest = line.partition("_bucket{")
+                bound = rest.split('le="', 1)[1].split('"', 1)[0]
+                found.setdefault(name, {})[math.inf if bound == "+Inf" else float(bound)] = float(line.split()[-1])
+        return found
 
 
 class _Bot:
@@ -353,6 +376,21 @@ def _cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _bucket_quantiles(
+    before: dict[str, dict[float, float]], after: dict[str, dict[float, float]], name: str
+) -> dict[str, float]:
+    """p50 and p99 of a server histogram over the window, as the upper bounds of their buckets (ms)."""
+    start, end = before.get(name, {}), after.get(name, {})
+    counts = sorted((bound, end[bound] - start.get(bound, 0.0)) for bound in end)
+    total = counts[-1][1] if counts else 0.0
+    result: dict[str, float] = {}
+    for label, q in (("p50", 0.5), ("p99", 0.99)):
+        bound = next((b for b, n in counts if total and n >= q * total), None)
+        if bound is not None:
+            result[label] = bound * 1000 if bound != math.inf else math.inf
+    return result
+
+
 def _machine_cpu() -> tuple[float, float]:
     """(busy, total) CPU time of the whole machine so far, from /proc/stat (zeros where unreadable)."""
     try:
@@ -420,6 +458,7 @@ async def _measure(
     setup_errors: Counter[str], base_url: str, server_pid: int | None,
 ) -> LoadReport:
     await asyncio.sleep(settings.warmup)
+    buckets = await run.histograms()
     run.measuring = True
     server_cpu = _cpu_seconds(server_pid) if server_pid else None
     own_cpu = time.process_time()
@@ -433,8 +472,13 @@ async def _measure(
     machine_end = _machine_cpu()
     machine_total = machine_end[1] - machine[1]
     machine_percent = round(100 * (machine_end[0] - machine[0]) / machine_total, 1) if machine_total else None
+    buckets_end = await run.histograms()
     run.stopping = True
     await asyncio.gather(*(bot.close() for bot in bots))
+    server_side = {
+        "message_handling_ms": _bucket_quantiles(buckets, buckets_end, "shuangkou_action_seconds"),
+        "event_loop_lag_ms": _bucket_quantiles(buckets, buckets_end, "shuangkou_event_loop_lag_seconds"),
+    }
     errors = dict(run.errors + setup_errors)
     server_percent = server_ms = None
     if server_cpu is not None and server_cpu_end is not None:
@@ -454,6 +498,7 @@ async def _measure(
         errors=errors,
         server_cpu_percent=server_percent,
         server_cpu_ms_per_action=server_ms,
+        server_histograms=server_side,
         loadgen_cpu_percent=round(100 * own_cpu / seconds, 1),
         machine_cpu_percent=machine_percent,
         load_average=round(os.getloadavg()[0], 2),
