@@ -130,7 +130,7 @@ class Card:
     def sort_key(self) -> tuple[int, int, int]:
         """Rank, then suit (S H C D, none first), then deck copy."""
         suit_index = _SUIT_ORDER[self.suit] if self.suit else -1
-        return (self.rank.value, suit_index, -1 if self.deck is None else self.deck)
+        return (self.rank, suit_index, -1 if self.deck is None else self.deck)
 
     def __lt__(self, other: Card) -> bool:
         return self.sort_key < other.sort_key

@@ -242,7 +242,7 @@ def to_counts(cards: str | Counts | Iterable[Card]) -> Counts:
     """Counts for a card string, a counts tuple, or cards."""
     if isinstance(cards, str):
         return counts_of(parse_cards(cards))
-    if isinstance(cards, tuple) and len(cards) == NUM_SLOTS and all(isinstance(c, int) for c in cards):
+    if isinstance(cards, tuple) and len(cards) == NUM_SLOTS and type(cards[0]) is int:
         return cards
     return counts_of(cards)  # type: ignore[arg-type]
 

@@ -33,6 +33,7 @@ Errors are :class:`ConfigError`, one line per problem, in the form
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import os
 import re
@@ -418,7 +419,7 @@ class RoomConfig(_Frozen):
 
     # -- what the game and the settlement read ---------------------------------
 
-    @property
+    @functools.cached_property
     def rules(self) -> Rules:
         """The rule variants of the rules engine (R4.6, R6.3, R11.2)."""
         return Rules(

@@ -248,6 +248,7 @@ class Game:
     seq: int = 0
     actions: list[Action] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
+    _counts: list[tuple[int, Counts] | None] = field(default_factory=lambda: [None, None], repr=False)
 
     # -- creation -------------------------------------------------------------
 
@@ -306,10 +307,16 @@ class Game:
 
     def counts(self, seat: int) -> Counts:
         """The seat's hand as counts per rank slot."""
+        hand = self.hands[seat]
+        cached = self._counts[seat]
+        if cached is not None and cached[0] == len(hand):  # hands only ever shrink
+            return cached[1]
         counts = [0] * NUM_SLOTS
-        for card in self.hands[seat]:
+        for card in hand:
             counts[card.rank - 3] += 1
-        return tuple(counts)
+        result = tuple(counts)
+        self._counts[seat] = (len(hand), result)
+        return result
 
     @property
     def table_combo(self) -> Combo | None:
@@ -562,26 +569,26 @@ def _cards_of(counts: Counts) -> tuple[Card, ...]:
 
 
 def _take(hand: Sequence[Card], wanted: Sequence[Card]) -> tuple[Card, ...]:
-    """The cards of ``hand`` matching ``wanted``: exact cards where suit and deck are
-    given, otherwise the lowest matching card. Raises if the hand lacks any."""
-    available = list(hand)
-    taken: list[Card] = []
+    """The cards of ``hand`` (kept sorted) matching ``wanted``, in hand order: exact cards
+    where suit and deck are given, otherwise the lowest matching card. Raises if the hand
+    lacks any."""
+    used: set[int] = set()
     for card in sorted(wanted, key=lambda c: (c.deck is None, c.suit is None)):
-        match = next(
+        index = next(
             (
-                held
-                for held in available
+                i
+                for i, held in enumerate(hand)
                 if held.rank == card.rank
-                and (card.suit is None or held.suit == card.suit)
+                and i not in used
+                and (card.suit is None or held.suit is card.suit)
                 and (card.deck is None or held.deck == card.deck)
             ),
             None,
         )
-        if match is None:
+        if index is None:
             raise GameError("cards_not_held", f"{card} is not in the hand")
-        available.remove(match)
-        taken.append(match)
-    return tuple(sorted(taken))
+        used.add(index)
+    return tuple(hand[i] for i in sorted(used))
 
 
 def _assign_physical(hands: list[list[Card]]) -> list[list[Card]]:
