@@ -221,6 +221,16 @@ class PlayRecord:
     combo: Combo
     cause: Cause
 
+    def to_dict(self) -> dict[str, object]:
+        """JSON form, as in views."""
+        return {
+            "index": self.index,
+            "seat": self.seat,
+            "cards": format_cards(self.cards),
+            "combo": self.combo.to_dict(),
+            "cause": self.cause,
+        }
+
 
 # ---------------------------------------------------------------------------
 # The game
@@ -249,6 +259,7 @@ class Game:
     actions: list[Action] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     _counts: list[tuple[int, Counts] | None] = field(default_factory=lambda: [None, None], repr=False)
+    _play_views: list[dict[str, object]] = field(default_factory=list, repr=False)
 
     # -- creation -------------------------------------------------------------
 
@@ -428,6 +439,7 @@ class Game:
             hand.remove(card)
         record = PlayRecord(len(self.plays) + 1, seat, cards, combo, cause)
         self.plays.append(record)
+        self._play_views.append(record.to_dict())
         self.table = record
         self.events.append(Event("play", seat, cause, cards, combo))
         if not hand:
@@ -485,16 +497,17 @@ class Game:
     # -- views ------------------------------------------------------------------
 
     def view(self, seat: int | None = None) -> dict[str, object]:
-        """What ``seat`` may see (its own hand, never the other's); None for spectators."""
-        last = self.table
+        """What ``seat`` may see (its own hand, never the other's); None for spectators.
+        The plays in it are shared between views: read them, don't change them."""
+        plays = self._play_views
         data: dict[str, object] = {
             "seq": self.seq,
             "to_act": None if self.finished else self.to_act,
             "leader": self.leader,
             "flip_card": str(self.flip_card) if self.flip_card else None,
             "cards_left": [len(hand) for hand in self.hands],
-            "table": _play_dict(last) if last else None,
-            "plays": [_play_dict(play) for play in self.plays[-8:]],
+            "table": plays[-1] if self.table else None,  # the table is the last play
+            "plays": plays[-8:],
             "timeouts": list(self.timeouts),
             "hosting": list(self.hosting),
             "finished": self.finished,
@@ -551,16 +564,6 @@ class Game:
 
 def _with_bombs(rules: Rules) -> Rules:
     return Rules(rules.four_joker_bomb, rules.serial_bomb_two, True)
-
-
-def _play_dict(play: PlayRecord) -> dict[str, object]:
-    return {
-        "index": play.index,
-        "seat": play.seat,
-        "cards": format_cards(play.cards),
-        "combo": play.combo.to_dict(),
-        "cause": play.cause,
-    }
 
 
 def _cards_of(counts: Counts) -> tuple[Card, ...]:

@@ -41,7 +41,7 @@ from ..store import Account, Store, StoredGame
 from . import protocol as p
 from .connection import Connection
 from .metrics import METRICS
-from .render import ViewCache, moves_json
+from .render import moves_json
 
 __all__ = ["Room", "Services", "Table", "TableFull"]
 
@@ -148,7 +148,6 @@ class Table:
     task: asyncio.Task[None] | None = None
     timer: asyncio.TimerHandle | None = None
     stopping: bool = False
-    views: ViewCache = field(default_factory=ViewCache)
     timer_kind: str | None = None
     timer_token: int | None = None
     turn_seq: int = 0
@@ -676,7 +675,7 @@ class Table:
             "phase": phase,
             "you": index,
             "seats": seats,
-            "game": self.views.view(self.game, index) if self.game is not None else None,
+            "game": self.game.view(index) if self.game is not None else None,
             "game_id": self.game_id,
             "turn_seconds": config.turn_seconds,
             "turn_deadline": _millis(self.turn_deadline),
