@@ -307,6 +307,22 @@ class LedgerEntry:
     seat: int | None
     created_at: datetime
 
+    def to_dict(self) -> dict[str, object]:
+        """JSON form, as the operator API and ``shuangkou replay`` print it."""
+        return {
+            "id": self.id,
+            "account": self.account_id,
+            "edition": self.edition,
+            "delta": self.delta,
+            "balance_after": self.balance_after,
+            "reason": self.reason,
+            "operator": self.operator,
+            "game": self.game_id,
+            "seat": self.seat,
+            "created_at": self.created_at.isoformat(),
+        }
+
+
 
 @dataclass(frozen=True, slots=True)
 class GameAction:

@@ -272,7 +272,7 @@ def create_app(settings: ServerSettings) -> Starlette:
         entry = await run_db(
             lambda: store().grant(account_id, edition, delta, reason, "operator", allow_negative)
         )
-        return JSONResponse({"entry": _entry_json(entry)})
+        return JSONResponse({"entry": entry.to_dict()})
 
     async def ledger(request: Request) -> Response:
         limit, offset = _paging(request)
@@ -282,7 +282,7 @@ def create_app(settings: ServerSettings) -> Starlette:
         if account is not None and not _is_int(account_id):
             raise LobbyError("bad_message", f"'account' must be an account id, not {account!r}")
         entries = await run_db(lambda: store().ledger(account_id, game, limit, offset))
-        return JSONResponse({"entries": [_entry_json(e) for e in entries]})
+        return JSONResponse({"entries": [e.to_dict() for e in entries]})
 
     async def games(request: Request) -> Response:
         limit, offset = _paging(request)
@@ -460,20 +460,6 @@ def _paging(request: Request) -> tuple[int, int]:
         return min(int(text), ceiling) if text.isdigit() else default
 
     return number("limit", 100, 1000), number("offset", 0, 10**9)
-
-
-def _entry_json(entry: Any) -> dict[str, Any]:
-    return {
-        "id": entry.id,
-        "account": entry.account_id,
-        "edition": entry.edition,
-        "delta": entry.delta,
-        "balance_after": entry.balance_after,
-        "reason": entry.reason,
-        "game": entry.game_id,
-        "seat": entry.seat,
-        "created_at": entry.created_at.isoformat(),
-    }
 
 
 def _game_json(stored: Any, full: bool) -> dict[str, Any]:

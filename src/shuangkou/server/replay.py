@@ -80,7 +80,7 @@ def check_game(store: Store, game_id: str) -> dict[str, Any] | None:
         "replay_error": replay_error,
         "result": game.result if game is not None else None,
         "settlement": settlement,
-        "ledger": [_entry_json(entry) for entry in ledger],
+        "ledger": [entry.to_dict() for entry in ledger],
         "void_reason": stored.void_reason,
     }
 
@@ -131,16 +131,3 @@ def _settle(
 
 def _by_account(deltas: dict[int, int]) -> str:
     return "{" + ", ".join(f"account {a}: {d:+d}" for a, d in sorted(deltas.items())) + "}"
-
-
-def _entry_json(entry: LedgerEntry) -> dict[str, Any]:
-    return {
-        "id": entry.id,
-        "account": entry.account_id,
-        "edition": entry.edition,
-        "delta": entry.delta,
-        "balance_after": entry.balance_after,
-        "seat": entry.seat,
-        "reason": entry.reason,
-        "created_at": entry.created_at.isoformat(),
-    }
