@@ -104,12 +104,17 @@ def create_app(settings: ServerSettings) -> Starlette:
     """The application; the database is opened and games restored at startup."""
     state: dict[str, Any] = {}
     signer = URLSafeTimedSerializer(_secret(settings), salt="shuangkou-session")
-    # SQLite has one writer at a time, and a writer that finds the database locked sleeps
-    # and retries (milliseconds each): one thread queues the calls instead.
+    # SQLite: the calls run in the event loop itself. A call takes a fraction of a
+    # millisecond (commits are not flushed, see docs/server.md), less than handing it to a
+    # thread and back, whose Python code would compete for the GIL with the event loop:
+    # measured with 600 tables, 8 % more actions per second and a p99 three times lower.
+    # PostgreSQL: four threads, as each call waits for the network.
     sqlite = settings.database_url.startswith("sqlite")
-    db_pool = ThreadPoolExecutor(max_workers=1 if sqlite else 4, thread_name_prefix="db")
+    db_pool = None if sqlite else ThreadPoolExecutor(max_workers=4, thread_name_prefix="db")
 
     async def run_db(function: Callable[[], T]) -> T:
+        if db_pool is None:
+            return function()
         return await asyncio.get_running_loop().run_in_executor(db_pool, function)
 
     def lobby() -> Lobby:
@@ -160,7 +165,8 @@ def create_app(settings: ServerSettings) -> Starlette:
             monitor.cancel()
             await drain()
             await run_db(store().close)
-            db_pool.shutdown(wait=True)
+            if db_pool is not None:
+                db_pool.shutdown(wait=True)
             log.info("server stopped")
 
     # -- sessions -----------------------------------------------------------------------
