@@ -221,7 +221,10 @@ def parse_counts(text: str) -> Counts:
 
 def cards_from_counts(counts: Counts) -> list[Card]:
     """Suitless cards for ``counts``, lowest rank first."""
-    return [Card(Rank(slot + 3)) for slot, count in enumerate(counts) for _ in range(count)]
+    return [_SUITLESS[slot] for slot, count in enumerate(counts) for _ in range(count)]
+
+
+_SUITLESS = tuple(Card(Rank(slot + 3)) for slot in range(NUM_SLOTS))
 
 
 def format_counts(counts: Counts) -> str:

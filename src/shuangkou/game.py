@@ -271,14 +271,15 @@ class Game:
         the operating system's secure source (R1.4). The first player is chosen by the
         flip card, or is ``previous_winner`` when the room says so (R2.1)."""
         rng: random.Random = random.Random(seed) if seed is not None else secrets.SystemRandom()
-        deck = list(DECK)
-        rng.shuffle(deck)
-        hands = [sorted(deck[:27]), sorted(deck[27:54])]
-        flip = rng.choice(deck[:54])
-        leader = 0 if flip in hands[0] else 1
+        order = list(range(len(DECK)))  # positions in the sorted deck: cheap to sort again
+        rng.shuffle(order)
+        hands = [[DECK[i] for i in sorted(order[:27])], [DECK[i] for i in sorted(order[27:54])]]
+        flip = rng.choice(order[:54])
+        leader = 0 if flip in order[:27] else 1
         if settings.first_player == "winner" and previous_winner is not None:
             leader = previous_winner
-        game = cls(settings, hands, leader, flip, tuple(sorted(deck[54:])), seed)
+        unseen = tuple(DECK[i] for i in sorted(order[54:]))
+        game = cls(settings, hands, leader, DECK[flip], unseen, seed)
         game._start()
         return game
 
@@ -439,7 +440,6 @@ class Game:
             hand.remove(card)
         record = PlayRecord(len(self.plays) + 1, seat, cards, combo, cause)
         self.plays.append(record)
-        self._play_views.append(record.to_dict())
         self.table = record
         self.events.append(Event("play", seat, cause, cards, combo))
         if not hand:
@@ -500,6 +500,8 @@ class Game:
         """What ``seat`` may see (its own hand, never the other's); None for spectators.
         The plays in it are shared between views: read them, don't change them."""
         plays = self._play_views
+        while len(plays) < len(self.plays):  # each play's dictionary is made once
+            plays.append(self.plays[len(plays)].to_dict())
         data: dict[str, object] = {
             "seq": self.seq,
             "to_act": None if self.finished else self.to_act,

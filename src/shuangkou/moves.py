@@ -13,6 +13,7 @@ played as: a run whose lowest rank is all jokers is left to the window one rank 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import cache, partial
 
 from .cards import Card, Counts
 from .combos import (
@@ -50,7 +51,7 @@ def hint_key(move: Combo, rules: Rules = DEFAULT_RULES) -> int:
     or bomb strength under ``rules``), then fewer jokers, fewer big jokers, kind, length.
     Moves equal in all of these keep the generator's order."""
     cards = move.cards
-    is_bomb = move.kind in _BOMB_KINDS
+    is_bomb = move.phase > 0  # bombs, and only bombs, have a phase (R4)
     strength = bomb_key(move, rules) if is_bomb else move.top
     return (
         ((is_bomb << 25 | strength) << 16)
@@ -77,7 +78,7 @@ def legal_moves(
     counts = to_counts(hand)
     table_combo = classify(table, rules=rules) if isinstance(table, str) else table
     moves = list(_generate(counts, table_combo, rules))
-    moves.sort(key=lambda move: hint_key(move, rules))
+    moves.sort(key=partial(hint_key, rules=rules))
     return moves
 
 
@@ -104,7 +105,11 @@ def _generate(hand: Counts, table: Combo | None, rules: Rules) -> Iterator[Combo
 def _joker_splits(hand: Counts) -> list[list[tuple[int, int]]]:
     """For each number k of jokers: the (small, big) ways to take k jokers from the hand,
     small jokers first (the order hosting prefers)."""
-    small, big = hand[SJ_SLOT], hand[BJ_SLOT]
+    return _splits(hand[SJ_SLOT], hand[BJ_SLOT])
+
+
+@cache
+def _splits(small: int, big: int) -> list[list[tuple[int, int]]]:
     return [
         [(s, k - s) for s in range(min(k, small), max(0, k - big) - 1, -1)]
         for k in range(small + big + 1)
@@ -161,6 +166,8 @@ def _runs(
                         grown.append((used + (take,), need, ranks + 1))
                     elif length > 1 or floating:
                         grown.append((used + (0,), need, ranks))
+            if not grown:
+                break  # too few cards and jokers for this window: longer ones fail too
             partial = grown
             top = start + length + 2
             if length < shortest or top <= above:
