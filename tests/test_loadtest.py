@@ -17,7 +17,7 @@ def test_a_tiny_load_run_plays_without_errors() -> None:
     assert report.actions > 10
     assert report.latency_ms["count"] == report.actions
     assert 0 < report.latency_ms["p50"] <= report.latency_ms["p99"] <= report.latency_ms["max"]
-    assert report.hint_ms["count"] >= report.actions
+    assert report.hint_ms["count"] >= report.actions  # every measured action was asked a hint in the window
     assert report.server_cpu_percent is not None and report.server_cpu_percent > 0
     data = report.to_dict()
     assert data["held"] == report.held

@@ -174,6 +174,7 @@ class _Run:
         self.host = parts.hostname or "127.0.0.1"
         self.port = parts.port or 80
         self.measuring = False
+        self.window_start = math.inf  # perf_counter() when measuring began
         self.stopping = False
         self.latencies: list[float] = []
         self.hint_latencies: list[float] = []
@@ -235,9 +236,10 @@ class _Bot:
         self.socket: ClientConnection | None = None
         self.table: dict[str, Any] | None = None
         self.scheduled: int | None = None  # the state number an action is planned for
-        self.sent: tuple[int, float] | None = None  # (state number, time) of the last play/pass
+        self.sent: tuple[int, float, bool] | None = None  # (state number, time, in the window) of a play/pass
         self.hint_reply: asyncio.Future[dict[str, Any]] | None = None
         self.busy = False  # a think-and-act step is running: never two at once
+        self.asked_in_window = False  # the last hint was asked inside the measured window
         self.readied: str | None = None  # the game id (or "-") this bot has sent ready after
         self.tasks: set[asyncio.Task[None]] = set()
         self.reader: asyncio.Task[None] | None = None
@@ -290,7 +292,7 @@ class _Bot:
         self.table = table
         seq = table["seq"]
         if self.sent is not None and seq > self.sent[0]:
-            if run.measuring:
+            if run.measuring and self.sent[2]:  # sent (and its hint asked) inside the window
                 run.latencies.append(time.perf_counter() - self.sent[1])
                 run.actions += 1
             self.sent = None
@@ -344,7 +346,8 @@ class _Bot:
             run.error("hint_timeout")
             self.scheduled = None
             return
-        if run.measuring:
+        self.asked_in_window = run.measuring and asked >= run.window_start
+        if self.asked_in_window:
             run.hint_latencies.append(time.perf_counter() - asked)
         if self.table["seq"] != seq or hint["seq"] != seq:
             return  # the state moved on (a timer); the next state plans again
@@ -354,7 +357,7 @@ class _Bot:
             message = {"type": "play", "seq": seq, "cards": move["cards"], "as": move["kind"]}
         else:
             message = {"type": "pass", "seq": seq}
-        self.sent = (seq, time.perf_counter())
+        self.sent = (seq, time.perf_counter(), self.asked_in_window)
         await self.send(message)
 
     async def close(self) -> None:
@@ -459,6 +462,7 @@ async def _measure(
 ) -> LoadReport:
     await asyncio.sleep(settings.warmup)
     buckets = await run.histograms()
+    run.window_start = time.perf_counter()
     run.measuring = True
     server_cpu = _cpu_seconds(server_pid) if server_pid else None
     own_cpu = time.process_time()
