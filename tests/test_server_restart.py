@@ -24,6 +24,7 @@ from server_players import close_all, finish_by_hosting, play_turns, reconnect, 
 from sqlalchemy import create_engine, make_url, text
 
 from shuangkou.cli import main
+from shuangkou.client import Client
 from shuangkou.serverprocess import ServerProcess
 from shuangkou.store import EDITIONS, Store
 
@@ -296,5 +297,39 @@ def test_a_game_that_cannot_be_restored_is_voided(
         records = server.log_records()
         voided = [r for r in records if r["message"] == "game voided"]
         assert [r["game"] for r in voided] == [broken_id]
+
+    run(scenario())
+
+
+def test_an_invite_table_stays_private_after_a_restart(server: ServerProcess) -> None:
+    async def scenario() -> None:
+        server.start()
+        ann, bob = await Client.guest(server.url, "Ann"), await Client.guest(server.url, "Bob")
+        for client in (ann, bob):
+            await client.connect()
+        await ann.join("points", opponent="invite")
+        invite = await ann.until(lambda table: True)
+        await bob.join(table=invite["id"])
+        await ann.until(lambda table: table["seats"][1] is not None)
+        for client in (ann, bob):
+            await client.ready()
+        for client in (ann, bob):
+            await client.until(lambda table: table["phase"] == "playing")
+        server.kill()
+        await close_all(ann, bob)
+
+        server.start()
+        ann, bob = [await reconnect(server, client) for client in (ann, bob)]
+        await finish_by_hosting((ann, bob))
+        await bob.leave()  # a seat is free at the restored table
+        await ann.until(lambda table: table["seats"][1] is None)
+        cy = await Client.guest(server.url, "Cy")
+        await cy.connect()
+        await cy.join("points")
+        view = await cy.until(lambda table: True)
+        assert ann.table is not None and view["id"] != ann.table["id"]  # quick match never seats a stranger there
+        assert view["you"] == 0 and view["seats"][1] is None
+        await close_all(ann, cy)
+        assert server.terminate() in (0, -15)
 
     run(scenario())

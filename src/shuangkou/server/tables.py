@@ -417,7 +417,7 @@ class Table:
     def _record(self) -> dict[str, Any]:
         assert self.game is not None
         seats = [(s.account.id, s.account.name, s.bot is not None) if s else None for s in self.seats]
-        return {"table": self.id, "seats": seats, **self.game.record()}
+        return {"table": self.id, "seats": seats, "private": self.private, **self.game.record()}
 
     async def _apply(self, action: Action, connection: Connection | None = None) -> bool:
         game = self.game
@@ -532,6 +532,7 @@ class Table:
                 self.services.on_seated(account_id, self)
                 await self._refresh_balance(index)
         self.game, self.config, self.game_id = game, config, stored.game_id
+        self.private = record.get("private") is True  # an invite table stays one
         # State numbers continue from a base no earlier state can have reached, so a message
         # built against a state from before the restart is always stale.
         self.seq = int(time.time() * 1000)
