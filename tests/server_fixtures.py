@@ -17,13 +17,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import socket
 import threading
 import time
 import urllib.error
 import urllib.request
-import uuid
 from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +29,8 @@ from typing import Any, TypeVar
 
 import pytest
 import uvicorn
-from sqlalchemy import URL, create_engine, make_url
+from pg import fresh_schema_url, pg_admin_url, throwaway_database
+from sqlalchemy import URL
 
 from shuangkou.client import Client
 from shuangkou.server.app import ServerSettings, create_app
@@ -61,7 +60,6 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-PG_URL_VARIABLE = "SHUANGKOU_TEST_PG_URL"
 OPERATOR_TOKEN = "operator-secret"
 WS_MAX_SIZE = 65536  # as `shuangkou serve` runs uvicorn
 
@@ -249,45 +247,22 @@ class RunningServer:
 # Databases
 
 
-def _pg_admin_url() -> URL | None:
-    raw = os.environ.get(PG_URL_VARIABLE)
-    if not raw:
-        return None
-    url = make_url(raw)
-    return url.set(drivername="postgresql+psycopg") if url.drivername == "postgresql" else url
-
-
 @pytest.fixture(scope="session", name="pg_server_database")
 def pg_server_database_fixture() -> Iterator[URL | None]:
     """A throwaway PostgreSQL database for this test process when ``SHUANGKOU_TEST_PG_URL``
     is set, dropped at the end; None otherwise (SQLite)."""
-    admin_url = _pg_admin_url()
+    admin_url = pg_admin_url()
     if admin_url is None:
         yield None
         return
-    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
-    name = f"shuangkou_server_test_{uuid.uuid4().hex[:12]}"
-    with admin.connect() as conn:
-        conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    try:
-        yield admin_url.set(database=name)
-    finally:
-        with admin.connect() as conn:
-            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.dispose()
+    with throwaway_database(admin_url, "shuangkou_server_test") as database:
+        yield database
 
 
 def _database_url(tmp_path: Path, pg_database: URL | None) -> str:
     if pg_database is None:
         return f"sqlite:///{tmp_path / 'data' / 'shuangkou.db'}"
-    schema = f"test_{uuid.uuid4().hex[:12]}"
-    engine = create_engine(pg_database)
-    with engine.begin() as conn:
-        conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
-    engine.dispose()
-    return pg_database.update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(
-        hide_password=False
-    )
+    return fresh_schema_url(pg_database)
 
 
 # ---------------------------------------------------------------------------

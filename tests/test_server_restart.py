@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import uuid
 from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from pg import PG_URL_VARIABLE, pg_admin_url, throwaway_database
 from server_players import close_all, finish_by_hosting, play_turns, reconnect, seat_pair
-from sqlalchemy import create_engine, make_url, text
+from sqlalchemy import create_engine, text
 
 from shuangkou.cli import main
 from shuangkou.client import Client
@@ -29,7 +28,6 @@ from shuangkou.serverprocess import ServerProcess
 from shuangkou.store import EDITIONS, Store
 
 T = TypeVar("T")
-PG_URL_VARIABLE = "SHUANGKOU_TEST_PG_URL"
 ROOM = 'edition = "points"\n[timers]\nturn_seconds = 60\nready_seconds = 60\n'
 
 
@@ -43,22 +41,11 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'data' / 'shuangkou.db'}"
         return
-    raw = os.environ.get(PG_URL_VARIABLE)
-    if not raw:
+    admin_url = pg_admin_url()
+    if admin_url is None:
         pytest.skip(f"set {PG_URL_VARIABLE} to run the PostgreSQL variant")
-    admin_url = make_url(raw)
-    if admin_url.drivername == "postgresql":
-        admin_url = admin_url.set(drivername="postgresql+psycopg")
-    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
-    name = f"shuangkou_test_{uuid.uuid4().hex[:12]}"
-    with admin.connect() as conn:
-        conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    try:
-        yield admin_url.set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as conn:
-            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.dispose()
+    with throwaway_database(admin_url) as database:
+        yield database.render_as_string(hide_password=False)
 
 
 @pytest.fixture

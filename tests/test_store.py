@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import doctest
 import json
-import os
 import random
 import re
 import threading
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -24,7 +22,8 @@ from typing import Any
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import URL, create_engine, make_url
+from pg import PG_URL_VARIABLE, fresh_schema_url, pg_admin_url, throwaway_database
+from sqlalchemy import URL
 
 from shuangkou.store import (
     EDITIONS,
@@ -40,34 +39,17 @@ from shuangkou.store import (
     validate_name,
 )
 
-PG_URL_VARIABLE = "SHUANGKOU_TEST_PG_URL"
 STORAGE_DOC = Path(__file__).resolve().parent.parent / "docs" / "storage.md"
-
-
-def _pg_admin_url() -> URL | None:
-    raw = os.environ.get(PG_URL_VARIABLE)
-    if not raw:
-        return None
-    url = make_url(raw)
-    return url.set(drivername="postgresql+psycopg") if url.drivername == "postgresql" else url
 
 
 @pytest.fixture(scope="module")
 def pg_database() -> Iterator[URL]:
     """A PostgreSQL database of its own for this module, dropped at the end."""
-    admin_url = _pg_admin_url()
+    admin_url = pg_admin_url()
     if admin_url is None:
         pytest.skip(f"set {PG_URL_VARIABLE} to run the PostgreSQL variants")
-    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
-    name = f"shuangkou_test_{uuid.uuid4().hex[:12]}"
-    with admin.connect() as conn:
-        conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
-    try:
-        yield admin_url.set(database=name)
-    finally:
-        with admin.connect() as conn:
-            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.dispose()
+    with throwaway_database(admin_url) as database:
+        yield database
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -76,13 +58,7 @@ def url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'shuangkou.db'}"
     database: URL = request.getfixturevalue("pg_database")
-    schema = f"test_{uuid.uuid4().hex[:12]}"
-    engine = create_engine(database)
-    with engine.begin() as conn:
-        conn.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
-    engine.dispose()
-    with_schema = database.update_query_dict({"options": f"-csearch_path={schema}"})
-    return with_schema.render_as_string(hide_password=False)
+    return fresh_schema_url(database)
 
 
 @pytest.fixture
