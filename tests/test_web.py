@@ -14,16 +14,10 @@ installs it on a fresh machine).
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +30,9 @@ pytestmark = pytest.mark.skipif(
 )
 
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+
+from shuangkou.serverprocess import ServerProcess as Server  # noqa: E402
+from shuangkou.serverprocess import free_port  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 # The README's pictures: rewritten when SHUANGKOU_SCREENSHOTS=1, otherwise taken into a
@@ -68,79 +65,27 @@ ROOMS = {
 # A real server
 
 
-@dataclass
-class Server:
-    url: str
-    process: subprocess.Popen[bytes]
-    log: Path
-
-    def get(self, path: str, token: str | None = None) -> Any:
-        request = urllib.request.Request(self.url + path)
-        if token:
-            request.add_header("Authorization", f"Bearer {token}")
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return json.loads(response.read())
-
-    def ledger(self, game_id: str) -> list[dict[str, Any]]:
-        entries: list[dict[str, Any]] = self.get(f"/api/admin/ledger?game={game_id}", OPERATOR)["entries"]
-        return entries
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+def ledger(server: Server, game_id: str) -> list[dict[str, Any]]:
+    """The ledger rows of one game, from the operator API."""
+    entries: list[dict[str, Any]] = server.get(f"/api/admin/ledger?game={game_id}")["entries"]
+    return entries
 
 
 @contextlib.contextmanager
 def run_server(directory: Path, rooms: dict[str, str] | None, port: int | None = None) -> Iterator[Server]:
-    """``shuangkou serve`` in a subprocess; rooms None means the shipped rooms."""
-    directory.mkdir(parents=True, exist_ok=True)
-    port = port or _free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "shuangkou",
-        "serve",
-        "--port",
-        str(port),
-        "--data-dir",
-        str(directory / "data"),
-        "--bot-delay",
-        "0.05",
-        "--operator-token",
-        OPERATOR,
-    ]
+    """``shuangkou serve`` in a subprocess; rooms None means the shipped rooms. Fails the
+    test if the server logged an error."""
+    arguments = ["--bot-delay", "0.05"]
     if rooms is not None:
         room_dir = directory / "rooms"
-        room_dir.mkdir(exist_ok=True)
+        room_dir.mkdir(parents=True, exist_ok=True)
         for name, text in rooms.items():
             (room_dir / f"{name}.toml").write_text(text)
-        command += ["--rooms", str(room_dir)]
-    log = directory / "server.log"
-    with log.open("ab") as output:
-        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, cwd=directory)
-    server = Server(f"http://127.0.0.1:{port}", process, log)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                server.get("/healthz")
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the server did not start:\n{log.read_text()}") from None
-                time.sleep(0.1)
+        arguments += ["--rooms", str(room_dir)]
+    with Server(directory / "data", operator_token=OPERATOR, extra_args=arguments, port=port) as server:
         yield server
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
-    problems = [line for line in log.read_text().splitlines() if '"level": "ERROR"' in line or "Traceback" in line]
+    log = server.log_path.read_text(errors="replace").splitlines()
+    problems = [line for line in log if '"level": "ERROR"' in line or "Traceback" in line]
     assert not problems, "the server logged errors:\n" + "\n".join(problems)
 
 
@@ -301,7 +246,7 @@ def check_result_against_ledger(server: Server, player: Player) -> str:
     game_id = page.get_attribute("#result-card", "data-game-id") or ""
     assert game_id
     account = player.account()
-    entries = {entry["account"]: entry for entry in server.ledger(game_id)}
+    entries = {entry["account"]: entry for entry in ledger(server, game_id)}
     entry = entries[account["id"]]
     seat = player.seat()
     assert amount(page.inner_text(f"[data-testid=after-{seat}]")) == entry["balance_after"]
@@ -622,7 +567,7 @@ def test_quick_match_hosting_reload_restores_hand_table_and_timer_then_escape(se
     bo.page.wait_for_selector("[data-testid=result-title]:text('Ana left the game')")
     assert "Escape penalty" in bo.page.inner_text("[data-testid=breakdown]")
     game_id = check_result_against_ledger(server, bo)
-    ana_entry = next(e for e in server.ledger(game_id) if e["account"] == ana.account()["id"])
+    ana_entry = next(e for e in ledger(server, game_id) if e["account"] == ana.account()["id"])
     assert ana_entry["delta"] < -penalty  # penalty plus the normal loss: Ana had played cards
     wait_until(
         lambda: amount(ana.page.inner_text("[data-testid=balance-wealth]")) == ana_entry["balance_after"],
@@ -682,7 +627,7 @@ def test_turn_timer_runs_out_with_a_notice_and_hosting_after_three_timeouts(serv
 
 
 def test_server_restart_mid_game_the_page_reconnects_by_itself(tmp_path: Path, browser: Browser) -> None:
-    directory, port = tmp_path / "restart", _free_port()
+    directory, port = tmp_path / "restart", free_port()
     with run_server(directory, ROOMS, port) as first:
         ana = Player(browser, first).sign_in("Phoenix").in_lobby()
         ana.join("points", "bot")
