@@ -16,9 +16,7 @@ from shuangkou.config import RoomConfig, load_config
 from shuangkou.scoring import (
     BombPlay,
     Settlement,
-    can_sit,
     connected_pair_phase,
-    match_points,
     scoring_phase,
     settle,
     settle_escape,
@@ -144,16 +142,16 @@ def test_game_bomb_plays_are_accepted() -> None:
 
 
 def test_r9_4_match_points_from_the_lower_level() -> None:
-    assert match_points((1000, 2_000_000), POINTS) == 60
-    assert match_points((2_000_000, 999), POINTS) == 40
-    assert match_points((-50, 5000), POINTS) == 5
-    assert match_points((600_000, 1_000_000), WEALTH) == 1000
-    assert match_points((50_000_000, 50_000_000), WEALTH) == 4000
+    assert POINTS.match_points_for(1000, 2_000_000) == 60
+    assert POINTS.match_points_for(2_000_000, 999) == 40
+    assert POINTS.match_points_for(-50, 5000) == 5
+    assert WEALTH.match_points_for(600_000, 1_000_000) == 1000
+    assert WEALTH.match_points_for(50_000_000, 50_000_000) == 4000
 
 
 def test_r9_4_can_sit() -> None:
-    assert can_sit(100, WEALTH) and not can_sit(99, WEALTH)
-    assert can_sit(-10, POINTS)
+    assert WEALTH.can_sit(100) and not WEALTH.can_sit(99)
+    assert POINTS.can_sit(-10)
 
 
 # ---------------------------------------------------------------------------

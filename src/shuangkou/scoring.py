@@ -4,7 +4,6 @@
 - :func:`settle_game` — the settlement of a game that ended normally (R7, R9).
 - :func:`settle_escape` — the settlement of a game ended by an escape (R10.3).
 - :func:`settle` — either of the two, as a finished game calls for.
-- :func:`can_sit` — whether a balance may sit down in a room (R9.4).
 
 Every amount is an integer (points or coins). A :class:`Settlement` carries the whole
 breakdown of R9.6 and is zero-sum: ``sum(deltas) + house == 0``.
@@ -44,9 +43,7 @@ __all__ = [
     "PhaseSource",
     "ResultLevel",
     "Settlement",
-    "can_sit",
     "connected_pair_phase",
-    "match_points",
     "scoring_phase",
     "settle",
     "settle_escape",
@@ -152,16 +149,6 @@ def scoring_phase(bombs: Sequence[BombLike], config: RoomConfig) -> PhaseScore:
                 behind = tuple(bomb for bomb in played if bomb.combo.phase == row.phase)
                 best = PhaseScore(row.counts_as, "unconnected", behind, played)
     return best
-
-
-def match_points(balances: Sequence[int], config: RoomConfig) -> int:
-    """Match points X of a game: those of the lower of both players' levels (R9.4)."""
-    return config.match_points_for(balances[0], balances[1])
-
-
-def can_sit(balance: int, config: RoomConfig) -> bool:
-    """R9.4: a player below the first level of a wealth room may not sit down in it."""
-    return config.can_sit(balance)
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,7 +321,7 @@ def settle_game(
     bombs_by_seat = _pair_of_bombs(bombs)
     result, a = config.result_for(loser_cards_left)  # R7.1
     phases = (scoring_phase(bombs_by_seat[0], config), scoring_phase(bombs_by_seat[1], config))
-    x = match_points(before, config)  # R9.4
+    x = config.match_points_for(before[0], before[1])  # R9.4
     doubling_phase = _doubling_phase(phases, winner, config)  # R9.2
     b = config.doubling_for(doubling_phase)
     c = (_contribution(phases[0], config), _contribution(phases[1], config))  # R9.1
@@ -399,7 +386,7 @@ def settle_escape(
     before = _pair(balances, "balances")
     bombs_by_seat = _pair_of_bombs(bombs)
     phases = (scoring_phase(bombs_by_seat[0], config), scoring_phase(bombs_by_seat[1], config))
-    x = match_points(before, config)
+    x = config.match_points_for(before[0], before[1])
     doubling_phase = _doubling_phase(phases, opponent, config)
     b = config.doubling_for(doubling_phase)
     a = 1 if escaper_played else 0
