@@ -501,6 +501,44 @@ def test_concurrent_duplicate_actions_store_one(store: Store) -> None:
     assert game is not None and len(game.actions) == 1
 
 
+def test_a_batch_of_actions_is_one_commit(store: Store) -> None:
+    """Group commit: actions of several games in one call are all stored, in order."""
+    for game in ("g1", "g2"):
+        store.save_game(game, "room", CONFIG)
+    batch = [("g1", 0, '{"a": 0}'), ("g2", 0, '{"b": 0}'), ("g1", 1, '{"a": 1}')]
+    assert store.append_actions(batch) == [None, None, None]
+    assert store.append_actions([]) == []
+    stored = {g.game_id: [(a.seq, a.action_json) for a in g.actions] for g in store.running_games()}
+    assert stored == {"g1": [(0, '{"a": 0}'), (1, '{"a": 1}')], "g2": [(0, '{"b": 0}')]}
+
+
+def test_a_bad_action_in_a_batch_holds_back_no_other(store: Store) -> None:
+    """Each action of a batch gets the answer append_action gives it; the good ones are stored."""
+    for game in ("g1", "done"):
+        store.save_game(game, "room", CONFIG)
+    store.append_action("g1", 0, "{}")
+    store.finish_game("done", "{}", "{}")
+    batch = [
+        ("g1", 1, '{"ok": 1}'),
+        ("g1", 0, '{"again": 0}'),  # a duplicate
+        ("ghost", 0, "{}"),  # no such game
+        ("done", 0, "{}"),  # finished
+        ("g1", 2, "not json"),
+        ("g1", -1, "{}"),
+        ("g1", 3, '{"ok": 3}'),
+        ("g1", 3, '{"twice": 3}'),  # a duplicate inside the batch
+    ]
+    outcomes = store.append_actions(batch)
+    assert [type(o).__name__ for o in outcomes] == [
+        "NoneType", "DuplicateActionError", "UnknownGameError", "GameStateError", "ValueError", "ValueError",
+        "NoneType", "DuplicateActionError",
+    ]
+    game = store.get_game("g1")
+    assert game is not None and [(a.seq, a.action_json) for a in game.actions] == [
+        (0, "{}"), (1, '{"ok": 1}'), (3, '{"ok": 3}')
+    ]
+
+
 def test_list_games(store: Store) -> None:
     for i in range(6):
         store.save_game(f"g{i}", "room", CONFIG)

@@ -40,7 +40,7 @@ from __future__ import annotations
 import json
 import threading
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -268,6 +268,14 @@ game_actions_table = Table(
 _GAME_STATUS_FOR_UPDATE: Final = (
     select(games_table.c.status).where(games_table.c.game_id == bindparam("game_id")).with_for_update()
 )
+ActionError = StoreError | ValueError | TypeError
+"""What :meth:`Store.append_action` raises for an action it cannot store."""
+
+_GAME_STATUSES_FOR_UPDATE: Final = (
+    select(games_table.c.game_id, games_table.c.status)
+    .where(games_table.c.game_id.in_(bindparam("game_ids", expanding=True)))
+    .with_for_update()
+)
 _INSERT_ACTION: Final = game_actions_table.insert()
 
 
@@ -424,6 +432,14 @@ def _utc(moment: datetime) -> datetime:
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+def _action_row(game_id: str, seq: int, action_json: str) -> dict[str, Any]:
+    """The checked row of one game action."""
+    if _check_int(seq, "seq") < 0:
+        raise ValueError("seq must not be negative")
+    action_json = _check_json(action_json, "action_json")
+    return {"game_id": game_id, "seq": seq, "action_json": action_json, "created_at": _now()}
 
 
 # --------------------------------------------------------------------------------------------
@@ -851,9 +867,7 @@ class Store:
         A second action with the same ``seq`` raises :class:`DuplicateActionError`; an unknown
         game :class:`UnknownGameError`; a game that is not running :class:`GameStateError`.
         """
-        if _check_int(seq, "seq") < 0:
-            raise ValueError("seq must not be negative")
-        action_json = _check_json(action_json, "action_json")
+        row = _action_row(game_id, seq, action_json)
         with self._transaction(write=True) as conn:
             status = conn.execute(_GAME_STATUS_FOR_UPDATE, {"game_id": game_id}).scalar_one_or_none()
             if status is None:
@@ -861,11 +875,40 @@ class Store:
             if status != "running":
                 raise GameStateError(f"game {game_id} is {status}; no more actions")
             try:
-                conn.execute(
-                    _INSERT_ACTION, {"game_id": game_id, "seq": seq, "action_json": action_json, "created_at": _now()}
-                )
+                conn.execute(_INSERT_ACTION, row)
             except IntegrityError:
                 raise DuplicateActionError(f"game {game_id} already has action {seq}") from None
+
+    def append_actions(self, actions: Sequence[tuple[str, int, str]]) -> list[ActionError | None]:
+        """Store several ``(game_id, seq, action_json)`` actions, of any games, with one commit
+        (a group commit): for each, in order, None when it was stored, else the error
+        :meth:`append_action` raises for it.
+
+        When every action can be stored they are written in one transaction; otherwise each
+        is stored on its own, so a bad action never holds back the others. Errors of the
+        database itself (it is unreachable, say) raise.
+        """
+        if not actions:
+            return []
+        try:
+            rows = [_action_row(*action) for action in actions]
+            with self._transaction(write=True) as conn:
+                games = sorted({row["game_id"] for row in rows})
+                found = conn.execute(_GAME_STATUSES_FOR_UPDATE, {"game_ids": games})
+                statuses = {game: status for game, status in found}
+                if all(statuses.get(game) == "running" for game in games):
+                    conn.execute(_INSERT_ACTION, rows)
+                    return [None] * len(rows)
+        except (ValueError, TypeError, IntegrityError):
+            pass  # one by one below: each action gets its own answer
+        outcomes: list[ActionError | None] = []
+        for action in actions:
+            try:
+                self.append_action(*action)
+                outcomes.append(None)
+            except (StoreError, ValueError, TypeError) as error:
+                outcomes.append(error)
+        return outcomes
 
     def finish_game(self, game_id: str, record_json: str, settlement_json: str) -> bool:
         """Mark a running game finished with its record and settlement breakdown (R9.6).

@@ -16,6 +16,7 @@ from ..bots import GreedyBot
 from ..config import ConfigError, config_from_dict, load_config
 from ..store import Account, Store
 from .connection import Connection
+from .journal import ActionJournal
 from .metrics import METRICS
 from .tables import Room, Services, Table, TableFull
 
@@ -62,6 +63,7 @@ class Lobby:
         self.services = Services(
             store=store,
             run_db=run_db,
+            journal=ActionJournal(store, run_db),
             bot_delay=bot_delay,
             seed=seed,
             on_seated=self._on_seated,
@@ -140,8 +142,11 @@ class Lobby:
         if not self.accepting:
             raise LobbyError("shutting_down", "the server is shutting down")
         async with self.lock:
-            if account.id in self.seated:
-                raise LobbyError("already_seated", "you are already seated at a table")
+            seated = self.seated.get(account.id)
+            if seated is not None:
+                if table_id == seated.id and await seated.request("rejoin", account, connection):
+                    return seated  # back at the seat hosting kept playing after an escape (R10.1)
+                raise LobbyError("already_seated", f"you are already seated at table {seated.id}")
             if table_id is not None:
                 table = self.tables.get(table_id)
                 if table is None:

@@ -40,6 +40,7 @@ from ..simulate import bot_action
 from ..store import Account, Store, StoredGame
 from . import protocol as p
 from .connection import Connection
+from .journal import ActionJournal
 from .metrics import METRICS
 from .render import moves_json
 
@@ -77,11 +78,12 @@ class Room:
 
 @dataclass
 class Services:
-    """What tables share: the store, its executor, timing settings, and the lobby's
-    callbacks for seat bookkeeping."""
+    """What tables share: the store, its executor, the action journal, timing settings,
+    and the lobby's callbacks for seat bookkeeping."""
 
     store: Store
     run_db: Callable[[Callable[[], Any]], Awaitable[Any]]
+    journal: ActionJournal
     bot_delay: float = 0.6
     on_seated: Callable[[int, Table], None] = lambda account, table: None
     on_unseated: Callable[[int, Table], None] = lambda account, table: None
@@ -205,6 +207,7 @@ class Table:
         handlers: dict[str, Callable[..., Awaitable[Any]]] = {
             "sit": self._sit,
             "reconnect": self._reconnect,
+            "rejoin": self._rejoin,
             "watch": self._watch,
             "unwatch": self._unwatch,
             "disconnect": self._disconnect,
@@ -276,6 +279,7 @@ class Table:
         if seat.connection is not None and seat.connection is not connection:
             seat.connection.close("replaced")  # the newer connection wins
         seat.connection = connection
+        seat.left = False  # an escaper back at a hosted seat stays to the end, like any player
         self._log("reconnected", account=account.id, seat=index)
         self._send_state(connection, index, [])
         return True
@@ -383,18 +387,31 @@ class Table:
             self._changed([])
 
     async def _leave(self, index: int) -> None:
+        """The player leaves; the connection stays open, back in the lobby. During a game
+        this is an escape (R10): in "host" mode the seat is played by hosting to the end and
+        the player may take it back (a new connection, or ``join`` naming this table)."""
         seat = self.seats[index]
         assert seat is not None
-        if seat.connection is not None:
-            seat.connection.close("left")
-            seat.connection = None
-        if self.playing:
+        connection, seat.connection = seat.connection, None
+        escape = self.playing
+        if escape:
             await self._apply(Escape(index))  # R10
-            if self.playing:  # "host" mode: hosting plays the seat to the end (R10.1)
-                seat.left = True
-                return
+        hosted = self.playing  # "host" mode: hosting plays the seat to the end (R10.1)
+        if connection is not None:
+            connection.send({"type": "left", "table": self.id, "escape": escape, "hosted": hosted})
+        if hosted:
+            seat.left = True
+            return
         self._free(index)
         self._changed([])
+
+    async def _rejoin(self, account: Account, connection: Connection) -> bool:
+        """A player who escaped in "host" mode takes the seat back while its game goes on."""
+        index = self._seat_index(account.id)
+        seat = self.seats[index] if index is not None else None
+        if seat is None or not seat.left:
+            return False
+        return await self._reconnect(account, connection)
 
     # -- the game ---------------------------------------------------------------------
 
@@ -431,7 +448,7 @@ class Table:
         data = json.dumps(action_to_dict(action))
         game_id, seq = self.game_id or "", game.seq
         try:
-            await self.services.run_db(lambda: self.services.store.append_action(game_id, seq, data))
+            await self.services.journal.append(game_id, seq, data)
         except Exception:
             # Not persisted, so not acknowledged: back to the state before the action.
             log.exception("action not saved", extra={"table": self.id, "game": game_id, "seq": seq})

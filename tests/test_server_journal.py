@@ -1,0 +1,90 @@
+"""The action journal (group commit) on a real SQLite store: actions that wait together
+are written by one transaction, each caller gets its own answer, nothing is acknowledged
+unless stored."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.exc import OperationalError
+
+from shuangkou.server.journal import ActionJournal
+from shuangkou.store import DuplicateActionError, Store, UnknownGameError
+
+CONFIG = json.dumps({"edition": "points"})
+
+
+def _journal(tmp_path: Path) -> tuple[Store, ActionJournal, list[int]]:
+    """A journal on a fresh store whose database calls are counted (one per transaction)."""
+    store = Store(f"sqlite:///{tmp_path / 'journal.db'}")
+    calls: list[int] = []
+
+    async def run_db(function: Callable[[], Any]) -> Any:
+        calls.append(1)
+        await asyncio.sleep(0.01)  # like a database thread: other tables keep acting meanwhile
+        return function()
+
+    return store, ActionJournal(store, run_db), calls
+
+
+def test_actions_that_wait_together_share_one_transaction(tmp_path: Path) -> None:
+    store, journal, calls = _journal(tmp_path)
+    for table in range(20):
+        store.save_game(f"g{table}", "room", CONFIG)
+
+    async def table(index: int) -> None:
+        for seq in range(1, 4):
+            await journal.append(f"g{index}", seq, json.dumps({"seq": seq}))
+
+    async def scenario() -> None:
+        await asyncio.gather(*(table(i) for i in range(20)))
+
+    asyncio.run(scenario())
+    games = {g.game_id: [a.seq for a in g.actions] for g in store.running_games()}
+    assert games == {f"g{i}": [1, 2, 3] for i in range(20)}
+    assert len(calls) == 3  # 60 actions, 3 commits: each round of the 20 tables is one
+    store.close()
+
+
+def test_each_caller_gets_its_own_answer(tmp_path: Path) -> None:
+    store, journal, calls = _journal(tmp_path)
+    store.save_game("g", "room", CONFIG)
+    store.append_action("g", 1, "{}")
+
+    async def scenario() -> list[BaseException | None]:
+        results = await asyncio.gather(
+            journal.append("g", 2, '{"ok": true}'),
+            journal.append("g", 1, '{"again": true}'),
+            journal.append("ghost", 1, "{}"),
+            return_exceptions=True,
+        )
+        return list(results)
+
+    ok, duplicate, unknown = asyncio.run(scenario())
+    assert ok is None
+    assert isinstance(duplicate, DuplicateActionError) and isinstance(unknown, UnknownGameError)
+    game = store.get_game("g")
+    assert game is not None and [(a.seq, a.action_json) for a in game.actions] == [(1, "{}"), (2, '{"ok": true}')]
+    assert len(calls) == 1
+    store.close()
+
+
+def test_a_failed_commit_acknowledges_nothing(tmp_path: Path) -> None:
+    store, journal, _ = _journal(tmp_path)
+    store.save_game("g", "room", CONFIG)
+    with sqlite3.connect(tmp_path / "journal.db") as broken:  # the database breaks under the server
+        broken.execute("ALTER TABLE game_actions RENAME TO elsewhere")
+
+    async def scenario() -> list[BaseException | None]:
+        return list(await asyncio.gather(*(journal.append("g", s, "{}") for s in (1, 2)), return_exceptions=True))
+
+    results = asyncio.run(scenario())
+    assert all(isinstance(result, OperationalError) for result in results), results
+    with sqlite3.connect(tmp_path / "journal.db") as check:
+        assert check.execute("SELECT count(*) FROM elsewhere").fetchone() == (0,)
+    store.close()
