@@ -117,6 +117,7 @@ class LoadReport:
         lat, hint = self.latency_ms, self.hint_ms
         handling = self.server_histograms.get("message_handling_ms", {})
         lag = self.server_histograms.get("event_loop_lag_ms", {})
+        full_gc = self.server_histograms.get("full_gc_ms", {})
         cpu = "n/a" if self.server_cpu_percent is None else f"{self.server_cpu_percent:.0f}%"
         errors = ", ".join(f"{code} {n}" for code, n in sorted(self.errors.items())) or "none"
         return "\n".join([
@@ -128,7 +129,8 @@ class LoadReport:
             f"p99 {lat.get('p99', 0):.1f}  max {lat.get('max', 0):.1f}",
             f"hint round trip ms: p50 {hint.get('p50', 0):.1f}  p99 {hint.get('p99', 0):.1f}",
             f"server side (bucket bounds, ms): message handling p50 <= {handling.get('p50')}, p99 <= "
-            f"{handling.get('p99')}; event-loop lag p50 <= {lag.get('p50')}, p99 <= {lag.get('p99')}",
+            f"{handling.get('p99')}; event-loop lag p50 <= {lag.get('p50')}, p99 <= {lag.get('p99')}; "
+            f"full collections {full_gc.get('count', 0):.0f}, longest <= {full_gc.get('max')}",
             f"errors: {errors}",
             f"CPU: server {cpu} of one core ({self.server_cpu_ms_per_action} ms per action), load generator "
             f"{self.loadgen_cpu_percent:.0f}%; the machine's {os.cpu_count()} cores were {self.machine_cpu_percent}% "
@@ -221,8 +223,10 @@ class _Run:
         for line in text.splitlines():
             if "_bucket{" in line and not line.startswith("#"):
                 name, _, rest = line.partition("_bucket{")
-                bound = rest.split('le="', 1)[1].split('"', 1)[0]
-                found.setdefault(name, {})[math.inf if bound == "+Inf" else float(bound)] = float(line.split()[-1])
+                labels, _, bound = rest.rpartition('le="')
+                bound = bound.split('"', 1)[0]
+                key = f"{name}{{{labels.rstrip(',')}}}" if labels else name  # e.g. ..._seconds{generation="2"}
+                found.setdefault(key, {})[math.inf if bound == "+Inf" else float(bound)] = float(line.split()[-1])
         return found
 
 
@@ -382,12 +386,13 @@ def _cpu_seconds(pid: int) -> float | None:
 def _bucket_quantiles(
     before: dict[str, dict[float, float]], after: dict[str, dict[float, float]], name: str
 ) -> dict[str, float]:
-    """p50 and p99 of a server histogram over the window, as the upper bounds of their buckets (ms)."""
+    """p50, p99 and max of a server histogram over the window, as the upper bounds of their
+    buckets (ms), and the number of observations."""
     start, end = before.get(name, {}), after.get(name, {})
     counts = sorted((bound, end[bound] - start.get(bound, 0.0)) for bound in end)
     total = counts[-1][1] if counts else 0.0
-    result: dict[str, float] = {}
-    for label, q in (("p50", 0.5), ("p99", 0.99)):
+    result: dict[str, float] = {"count": total}
+    for label, q in (("p50", 0.5), ("p99", 0.99), ("max", 1.0)):
         bound = next((b for b, n in counts if total and n >= q * total), None)
         if bound is not None:
             result[label] = bound * 1000 if bound != math.inf else math.inf
@@ -482,6 +487,8 @@ async def _measure(
     server_side = {
         "message_handling_ms": _bucket_quantiles(buckets, buckets_end, "shuangkou_action_seconds"),
         "event_loop_lag_ms": _bucket_quantiles(buckets, buckets_end, "shuangkou_event_loop_lag_seconds"),
+        "database_ms": _bucket_quantiles(buckets, buckets_end, "shuangkou_database_seconds"),
+        "full_gc_ms": _bucket_quantiles(buckets, buckets_end, 'shuangkou_gc_pause_seconds{generation="2"}'),
     }
     errors = dict(run.errors + setup_errors)
     server_percent = server_ms = None

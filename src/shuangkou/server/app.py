@@ -15,6 +15,7 @@ import logging
 import secrets
 import socket
 import sys
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -113,9 +114,10 @@ def create_app(settings: ServerSettings) -> Starlette:
     db_pool = None if sqlite else ThreadPoolExecutor(max_workers=4, thread_name_prefix="db")
 
     async def run_db(function: Callable[[], T]) -> T:
-        if db_pool is None:
-            return function()
-        return await asyncio.get_running_loop().run_in_executor(db_pool, function)
+        with METRICS.database.time():
+            if db_pool is None:
+                return function()
+            return await asyncio.get_running_loop().run_in_executor(db_pool, function)
 
     def lobby() -> Lobby:
         result: Lobby = state["lobby"]
@@ -157,6 +159,7 @@ def create_app(settings: ServerSettings) -> Starlette:
             gc.collect()
             gc.freeze()
             gc.set_threshold(5_000, 20, 100)
+            gc.callbacks.append(_time_collections())
         log.info("server started", extra={"restored": restored, "voided": voided, "database": store().url})
         monitor = asyncio.get_running_loop().create_task(_watch_loop_lag())
         try:
@@ -453,6 +456,20 @@ async def _watch_loop_lag(period: float = 0.25) -> None:
         start = loop.time()
         await asyncio.sleep(period)
         METRICS.loop_lag.observe(max(0.0, loop.time() - start - period))
+
+
+def _time_collections() -> Callable[[str, dict[str, int]], None]:
+    """A :data:`gc.callbacks` entry that observes how long each collection pauses the server."""
+    started = 0.0
+
+    def observe(phase: str, info: dict[str, int]) -> None:
+        nonlocal started
+        if phase == "start":
+            started = time.perf_counter()
+        else:
+            METRICS.gc_pause.labels(str(info["generation"])).observe(time.perf_counter() - started)
+
+    return observe
 
 
 def _bearer(request: Request) -> str | None:

@@ -25,6 +25,9 @@ class Metrics:
     games_voided: Counter
     hosting: Counter
     errors: Counter
+    gc_pause: Histogram
+    database: Histogram
+    action_batch: Histogram
 
     @classmethod
     def create(cls) -> Metrics:
@@ -59,6 +62,25 @@ class Metrics:
                 "shuangkou_hosting_activations", "Hosting switched on, by cause", ["cause"], registry=registry
             ),
             errors=Counter("shuangkou_errors", "Refused messages and failures, by code", ["code"], registry=registry),
+            gc_pause=Histogram(
+                "shuangkou_gc_pause_seconds",
+                "Garbage collections, by generation: every table waits while one runs",
+                ["generation"],
+                buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5),
+                registry=registry,
+            ),
+            database=Histogram(
+                "shuangkou_database_seconds",
+                "Time of one database call (with SQLite, the event loop waits for it)",
+                buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5),
+                registry=registry,
+            ),
+            action_batch=Histogram(
+                "shuangkou_action_batch_size",
+                "Game actions written by one transaction (group commit)",
+                buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256),
+                registry=registry,
+            ),
         )
 
 
