@@ -153,8 +153,7 @@ def test_a_bot_never_waits_alone_at_a_table(server: RunningServer) -> None:
         ana = await server.player("Ana")
         await ana.join("points", opponent="bot")
         table = await ana.until(lambda t: t["seats"][1] is not None)
-        await ana.leave()
-        await ana.expect("closed")
+        assert await ana.leave() == {"type": "left", "table": table["id"], "escape": False, "hosted": False}
         bo = await server.player("Bo")
         await bo.join("points")
         view = await bo.until(lambda t: t["you"] is not None)
@@ -396,8 +395,8 @@ def test_escape_in_settle_mode_ends_and_settles_the_game(server: RunningServer) 
                     await player.play(moves[0]["cards"], moves[0]["kind"])
                     await player.until(lambda t, seq=seq: t["seq"] > seq)
                     await (bo if player is ana else ana).until(lambda t, seq=seq: t["seq"] > seq)
-        await ana.leave()
-        assert await closed_reason(ana) == "left"
+        left = await ana.leave()
+        assert left["escape"] and not left["hosted"]
         final = await bo.until(lambda t: t["phase"] == "settled" and t["seats"][0] is None)
         settlement = final["settlement"]
         assert final["game"]["result"] == "escape" and settlement["result"] == "escape"
@@ -406,10 +405,11 @@ def test_escape_in_settle_mode_ends_and_settles_the_game(server: RunningServer) 
         assert settlement["deltas"][0] < 0 < settlement["deltas"][1]
         assert {"type": "escape", "seat": 0, "cause": "escape"} in bo.events
         await check_settlement(server, (ana, bo), final)
-        # The escaper is free to sit down again.
-        again = await server.again(ana)
-        await again.join("points")
-        await again.until(lambda t: t["you"] is not None)
+        # The escaper's connection stayed open: free to sit down again at once (quick match
+        # finds Bo's table, where a seat is free).
+        assert ana.table is None
+        await ana.join("points")
+        await ana.until(lambda t: t["you"] == 0 and t["seats"][1]["account"] == bo.account["id"])
 
     run(scenario())
 
@@ -445,16 +445,60 @@ def test_escape_in_host_mode_is_hosted_to_the_end_then_settled(server: RunningSe
 
     async def scenario() -> None:
         ana, bo = await start_game(server, "hosted")
-        await ana.leave()
-        assert await closed_reason(ana) == "left"
+        table = ana.table
+        assert table is not None
+        left = await ana.leave()
+        assert left == {"type": "left", "table": table["id"], "escape": True, "hosted": True}
         await bo.until(lambda t: t["game"]["hosting"][0])
         assert {"type": "hosting", "seat": 0, "cause": "escape", "on": True} in bo.events
+        # Still bound to the hosted seat: no second table meanwhile.
+        await ana.join("points")
+        assert (await ana.next_error())["code"] == "already_seated"
         final = await take_turns(bo, weakest)
         assert final["phase"] == "settled"
         assert final["settlement"]["result"] in ("flat", "single", "double")
         assert final["settlement"]["escaper"] is None and final["settlement"]["penalty"] == 0
         assert final["seats"][0] is None  # freed after the settlement
         await check_settlement(server, (ana, bo), final)
+        # Once it is settled the escaper, still connected, sits down again.
+        await ana.join("points")
+        await ana.until(lambda t: t["you"] is not None)
+
+    run(scenario())
+
+
+@pytest.mark.parametrize("how", ["join", "reconnect"])
+def test_an_escaper_in_host_mode_takes_the_seat_back(server: RunningServer, how: str) -> None:
+    """R10.1: after leaving a hosted game the player may come back to the seat (``join`` naming
+    the table, or a new connection) and watch hosting play it to the end (it stays on), then
+    keeps the seat after the settlement like any player and plays the next game."""
+
+    async def scenario() -> None:
+        ana, bo = await start_game(server, "hosted")
+        table = ana.table
+        assert table is not None
+        await ana.leave()
+        await bo.until(lambda t: t["game"]["hosting"][0])
+        if how == "join":
+            await ana.join(table=table["id"])
+            back = ana
+        else:
+            await ana.close()
+            back = await server.again(ana)
+        view = await back.until(lambda t: t["id"] == table["id"] and t["you"] == 0)
+        assert view["game"]["hosting"][0]
+        await back.send({"type": "hosting", "on": False})
+        assert (await back.next_error())["code"] == "escaped"  # the escaped seat stays hosted
+        final, _ = await asyncio.gather(
+            back.until(lambda t: t["phase"] == "settled", timeout=30), take_turns(bo, weakest)
+        )
+        assert final["settlement"]["escaper"] is None
+        assert final["seats"][0] is not None and final["seats"][0]["account"] == back.account["id"]
+        await check_settlement(server, (back, bo), final)
+        await back.ready()
+        await bo.ready()
+        again = await back.until(lambda t: t["phase"] == "playing" and t["game_id"] != final["game_id"])
+        assert not again["game"]["hosting"][0]
 
     run(scenario())
 
@@ -518,11 +562,9 @@ def test_invite_tables_are_private(server: RunningServer) -> None:
         await bo.ready()
         await ana.until(lambda t: t["phase"] == "playing")
         # A third player cannot take a seat at the full table.
-        await stranger.send({"type": "leave"})
-        await stranger.expect("closed")
-        late = await server.again(stranger)
-        await late.join(table=table["id"])
-        assert (await late.next_error())["code"] == "table_full"
+        await stranger.leave()
+        await stranger.join(table=table["id"])
+        assert (await stranger.next_error())["code"] == "table_full"
 
     run(scenario())
 
@@ -563,7 +605,6 @@ def test_a_spectator_watches_one_table_at_a_time(server: RunningServer) -> None:
             await watcher.send({"type": "watch", "table": table["id"]})
             await watcher.until(lambda t, table=table: t["id"] == table["id"])
         await ana.leave()
-        await ana.expect("closed")
         await ana.close()
         deadline = asyncio.get_running_loop().time() + 5
         while (await server.ahttp("GET", "/healthz"))[1]["tables"] != 1:

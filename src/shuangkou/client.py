@@ -72,7 +72,7 @@ class Client:
         await self.socket.send(json.dumps(message))
 
     async def receive(self, timeout: float = 10.0) -> dict[str, Any]:
-        """The next message; ``state`` messages also update :attr:`table`."""
+        """The next message; ``state`` messages also update :attr:`table`, ``left`` clears it."""
         assert self.socket is not None, "connect() first"
         async with asyncio.timeout(timeout):  # unlike wait_for on Python 3.11, never swallows a cancellation
             text = await self.socket.recv()
@@ -80,6 +80,9 @@ class Client:
         if message["type"] == "state":
             self.table = message["table"]
             self.events.extend(message["events"])
+        elif message["type"] == "left":
+            self.table = None  # back in the lobby
+            self.inbox.append(message)
         else:
             self.inbox.append(message)
         return message
@@ -138,9 +141,11 @@ class Client:
         """Switch hosting on or off."""
         await self.send({"type": "hosting", "on": on})
 
-    async def leave(self) -> None:
-        """Leave the table (an escape during a game)."""
+    async def leave(self) -> dict[str, Any]:
+        """Leave the table (an escape during a game); returns the server's ``left`` message.
+        The connection stays open, back in the lobby."""
         await self.send({"type": "leave"})
+        return await self.expect("left")
 
     @property
     def seq(self) -> int:

@@ -191,6 +191,17 @@ class PongMessage(TypedDict):
     type: Literal["pong"]
 
 
+class LeftMessage(TypedDict):
+    """Answer to ``leave``: the player is back in the lobby, the connection stays open.
+    ``escape``: a game was in progress (R10); ``hosted``: hosting plays the seat to the end
+    ("host" mode, R10.1), and the player is bound to that table until its settlement."""
+
+    type: Literal["left"]
+    table: str
+    escape: bool
+    hosted: bool
+
+
 class ClosedMessage(TypedDict):
     """The connection is closed by the server; ``reason`` says why (e.g. ``replaced``)."""
 
@@ -205,7 +216,9 @@ def error(code: str, message: str) -> ErrorMessage:
 
 def schemas() -> dict[str, Any]:
     """JSON Schema of every client and server message."""
-    server = [WelcomeMessage, StateMessage, HintReply, NoticeMessage, ErrorMessage, PongMessage, ClosedMessage]
+    server = [
+        WelcomeMessage, StateMessage, HintReply, NoticeMessage, ErrorMessage, PongMessage, LeftMessage, ClosedMessage
+    ]
     return {
         "client": _CLIENT.json_schema(by_alias=True),
         "server": {cls.__name__: TypeAdapter(cls).json_schema() for cls in server},

@@ -214,6 +214,9 @@ function receive(message) {
     case "error":
       onError(message);
       break;
+    case "left":
+      onLeft(message);
+      break;
     case "closed":
       onClosed(message.reason);
       break;
@@ -241,9 +244,15 @@ function clearInvite() {
   }
 }
 
+function onLeft(message) {
+  // The connection stays open: back to the lobby. An escaper's hosted seat plays on (R10.1).
+  if (message.hosted) toast(t("left.hosted"), "warn", 6000);
+  S.table = null;
+  enterLobby();
+}
+
 function onClosed(reason) {
   switch (reason) {
-    case "left":
     case "not_ready":
     case "table_closed": {
       if (reason === "not_ready") toast(t("closed.not_ready"), "warn", 5000);
@@ -294,12 +303,8 @@ async function enterLobby() {
   S.joining = false;
   showView("lobby");
   renderLobby();
-  await refreshAccount();
-  if (S.leaving) {
-    // An escape is settled just after the connection closes: look again shortly.
-    setTimeout(refreshAccount, 700);
-    setTimeout(() => refreshAccount().then(() => { S.leaving = null; }), 2500);
-  }
+  await refreshAccount(); // an escape is settled before the server answers `left`
+  S.leaving = null;
 }
 
 async function refreshAccount() {

@@ -218,6 +218,7 @@ const en = {
   "leave.confirm": "Leave and pay",
   "leave.stay": "Keep playing",
   "leave.done": "You left the table: {delta} {unit}.",
+  "left.hosted": "Hosting plays your cards to the end; the game is settled then. Open the room again to take your seat back.",
 
   "result.youWin": "You win!",
   "result.youLose": "You lose",
@@ -477,6 +478,7 @@ const zh = {
   "leave.confirm": "离开并支付",
   "leave.stay": "继续游戏",
   "leave.done": "你已离开牌桌：{delta} {unit}。",
+  "left.hosted": "托管将替你打完本局，结束后结算。再次进入房间即可回到座位。",
 
   "result.youWin": "你赢了！",
   "result.youLose": "你输了",
