@@ -426,6 +426,7 @@ def test_bad_operator_requests(server: RunningServer) -> None:
             ("GET", "ledger?account=abc", None, 400, "bad_message"),
             ("POST", "grant", grant(account=2**70), 400, "bad_message"),  # beyond a 64-bit column
             ("POST", "grant", grant(delta=-(2**70)), 400, "bad_message"),
+            ("POST", "grant", grant(delta=2**63 - 1), 400, "refused"),  # the balance would overflow
             ("GET", f"ledger?account={2**70}", None, 400, "bad_message"),
         ]
         for method, path, data, status, code in cases:

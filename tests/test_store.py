@@ -28,6 +28,7 @@ from sqlalchemy import URL
 from shuangkou.store import (
     EDITIONS,
     BalanceFloorError,
+    BalanceRangeError,
     DuplicateActionError,
     GameStateError,
     InvalidNameError,
@@ -233,6 +234,33 @@ def test_a_deduction_never_goes_below_the_floor(store: Store) -> None:
     with pytest.raises(BalanceFloorError):
         store.grant(ann.id, "points", -1, "fine", "op")
     assert store.grant(ann.id, "points", 5, "refund", "op").balance_after == -15
+
+
+def test_a_balance_never_leaves_the_64_bit_range(store: Store) -> None:
+    """SQLite would silently turn an overflowing balance into a float and PostgreSQL would
+    fail mid-settlement: the store refuses the change instead, and changes nothing."""
+    top, bottom = 2**63 - 1, -(2**63)
+    ann = store.create_guest("Ann", {"wealth": 0, "points": 0})
+    bob = store.create_guest("Bob", {"wealth": 100})
+    store.grant(ann.id, "wealth", top - 10, "jackpot", "op")
+    before = _snapshot(store)
+    with pytest.raises(BalanceRangeError, match=f"has {top - 10} wealth; a change of 11 would leave"):
+        store.grant(ann.id, "wealth", 11, "more", "op")
+    with pytest.raises(BalanceRangeError):
+        store.apply_settlement("g", "wealth", {ann.id: 20, bob.id: -20}, 0, False, "game")
+    with pytest.raises(BalanceRangeError, match="outside the 64-bit range"):
+        store.grant(bob.id, "wealth", 2**63, "too much", "op")
+    assert _snapshot(store) == before and not store.is_settled("g")
+    assert store.grant(ann.id, "wealth", 10, "to the top", "op").balance_after == top
+    # Downwards, where negative balances are allowed.
+    store.grant(ann.id, "points", bottom + 5, "debt", "op", allow_negative=True)
+    with pytest.raises(BalanceRangeError):
+        store.grant(ann.id, "points", -6, "more debt", "op", allow_negative=True)
+    assert store.grant(ann.id, "points", -5, "to the bottom", "op", allow_negative=True).balance_after == bottom
+    # Sums of such balances go beyond 64 bits, exactly.
+    assert store.total("wealth") == store.granted("wealth") == top + 100
+    assert store.total("points") == store.granted("points") == bottom
+    assert store.audit() == []
 
 
 def test_grant_refusals(store: Store) -> None:

@@ -71,6 +71,7 @@ from sqlalchemy import (
     create_engine,
     event,
     func,
+    literal_column,
     select,
     text,
 )
@@ -86,6 +87,7 @@ __all__ = [
     "NAME_MAX_LENGTH",
     "Account",
     "BalanceFloorError",
+    "BalanceRangeError",
     "DuplicateActionError",
     "GameAction",
     "GameStateError",
@@ -141,6 +143,10 @@ class UnknownGameError(StoreError, LookupError):
 
 class BalanceFloorError(StoreError, ValueError):
     """A deduction would take a balance below the floor (0 when negatives are not allowed, R9.5)."""
+
+
+class BalanceRangeError(StoreError, ValueError):
+    """A balance change that would leave the range of the database's 64-bit integers."""
 
 
 class ZeroSumError(StoreError, ValueError):
@@ -434,6 +440,27 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+def _split_sum(column: Any, label: str) -> tuple[Any, Any]:
+    """The exact SUM of a 64-bit column, as two sums that cannot overflow (SQLite's SUM
+    raises on overflow): of the quotients and of the remainders by 2**32, both truncated
+    toward zero on SQLite and PostgreSQL alike. :func:`_joined` puts them together."""
+    split = literal_column(str(_SPLIT), type_=BigInteger)
+    return (
+        func.coalesce(func.sum(column.op("/")(split)), 0).label(f"{label}_high"),
+        func.coalesce(func.sum(column.op("%")(split)), 0).label(f"{label}_low"),
+    )
+
+
+def _joined(high: Any, low: Any) -> int:
+    """A sum from the two parts of :func:`_split_sum`."""
+    return int(high) * _SPLIT + int(low)
+
+
+_SPLIT: Final = 2**32
+_INT64_MIN: Final = -(2**63)
+_INT64_MAX: Final = 2**63 - 1
+
+
 def _action_row(game_id: str, seq: int, action_json: str) -> dict[str, Any]:
     """The checked row of one game action."""
     if _check_int(seq, "seq") < 0:
@@ -666,19 +693,19 @@ class Store:
         Settlements are zero-sum, so this changes only by grants: it always equals
         :meth:`granted`.
         """
-        query = select(func.coalesce(func.sum(balances_table.c.balance), 0)).where(
+        query = select(*_split_sum(balances_table.c.balance, "total")).where(
             balances_table.c.edition == _check_edition(edition)
         )
         with self._transaction() as conn:
-            return int(conn.execute(query).scalar_one())
+            return _joined(*conn.execute(query).one())
 
     def granted(self, edition: str) -> int:
         """The sum of every grant of ``edition``: starting balances and operator grants and deductions."""
-        query = select(func.coalesce(func.sum(ledger_table.c.delta), 0)).where(
+        query = select(*_split_sum(ledger_table.c.delta, "granted")).where(
             ledger_table.c.edition == _check_edition(edition), ledger_table.c.game_id.is_(None)
         )
         with self._transaction() as conn:
-            return int(conn.execute(query).scalar_one())
+            return _joined(*conn.execute(query).one())
 
     def audit(self) -> list[str]:
         """Check the money invariants; an empty list when they hold, else one line per problem.
@@ -691,7 +718,7 @@ class Store:
             select(
                 ledger_table.c.account_id,
                 ledger_table.c.edition,
-                func.sum(ledger_table.c.delta).label("total"),
+                *_split_sum(ledger_table.c.delta, "total"),
                 func.max(ledger_table.c.id).label("last_id"),
             )
             .group_by(ledger_table.c.account_id, ledger_table.c.edition)
@@ -701,7 +728,8 @@ class Store:
             balances_table.c.account_id,
             balances_table.c.edition,
             balances_table.c.balance,
-            func.coalesce(sums.c.total, 0).label("total"),
+            func.coalesce(sums.c.total_high, 0).label("total_high"),
+            func.coalesce(sums.c.total_low, 0).label("total_low"),
             ledger_table.c.balance_after,
         ).select_from(
             balances_table.outerjoin(
@@ -714,7 +742,7 @@ class Store:
             select(
                 ledger_table.c.game_id,
                 settlements_table.c.house_delta,
-                func.sum(ledger_table.c.delta).label("total"),
+                *_split_sum(ledger_table.c.delta, "total"),
             )
             .join(settlements_table, settlements_table.c.game_id == ledger_table.c.game_id)
             .group_by(ledger_table.c.game_id, settlements_table.c.house_delta)
@@ -722,15 +750,17 @@ class Store:
         with self._transaction() as conn:
             for row in conn.execute(per_balance):
                 where = f"account {row.account_id} ({row.edition})"
-                if row.balance != row.total:
-                    problems.append(f"{where}: balance {row.balance} but its ledger sums to {row.total}")
+                total = _joined(row.total_high, row.total_low)
+                if row.balance != total:
+                    problems.append(f"{where}: balance {row.balance} but its ledger sums to {total}")
                 if row.balance_after is not None and row.balance != row.balance_after:
                     problems.append(
                         f"{where}: balance {row.balance} but last balance_after {row.balance_after}"
                     )
             for game in conn.execute(per_game):
-                if game.total != 0:
-                    problems.append(f"game {game.game_id}: ledger rows sum to {game.total}, not 0")
+                total = _joined(game.total_high, game.total_low)
+                if total != 0:
+                    problems.append(f"game {game.game_id}: ledger rows sum to {total}, not 0")
         for edition in EDITIONS:
             total, granted = self.total(edition), self.granted(edition)
             if total != granted:
@@ -1000,21 +1030,33 @@ def _configure_sqlite(engine: Engine) -> None:
 
 
 def _change_balance(conn: Connection, account_id: int, edition: str, delta: int, allow_negative: bool) -> int:
-    """Add ``delta`` to a balance in one atomic statement and return the new balance."""
+    """Add ``delta`` to a balance in one atomic statement and return the new balance.
+
+    The conditions are written so that nothing overflows while they are checked: SQLite would
+    turn an overflowing sum into a float, PostgreSQL would raise."""
+    if not _INT64_MIN <= delta <= _INT64_MAX:
+        raise BalanceRangeError(f"a change of {delta} is outside the 64-bit range of balances")
+    balance = balances_table.c.balance
     condition = (balances_table.c.account_id == account_id) & (balances_table.c.edition == edition)
     update = balances_table.update().where(condition)
-    if delta < 0 and not allow_negative:
-        update = update.where(balances_table.c.balance + delta >= 0)
-    after = conn.execute(
-        update.values(balance=balances_table.c.balance + delta).returning(balances_table.c.balance)
-    ).scalar_one_or_none()
+    if delta > 0:
+        update = update.where(balance <= _INT64_MAX - delta)
+    elif not allow_negative:
+        update = update.where(balance >= -delta)  # the floor, 0 (R9.5)
+    else:
+        update = update.where(balance >= _INT64_MIN - delta)
+    after = conn.execute(update.values(balance=balance + delta).returning(balance)).scalar_one_or_none()
     if after is not None:
         return int(after)
-    before = conn.execute(select(balances_table.c.balance).where(condition)).scalar_one_or_none()
+    before = conn.execute(select(balance).where(condition)).scalar_one_or_none()
     if before is None:
         raise UnknownAccountError(f"account {account_id} has no {edition} balance")
-    raise BalanceFloorError(
-        f"account {account_id} has {before} {edition}; a change of {delta} would take it below 0"
+    if delta < 0 and not allow_negative and before + delta < 0:
+        raise BalanceFloorError(
+            f"account {account_id} has {before} {edition}; a change of {delta} would take it below 0"
+        )
+    raise BalanceRangeError(
+        f"account {account_id} has {before} {edition}; a change of {delta} would leave the 64-bit range"
     )
 
 
