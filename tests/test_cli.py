@@ -203,6 +203,19 @@ def test_bad_rules_exit_2(rules: str, needle: str) -> None:
     assert needle in message
 
 
+def test_table_as_names_the_reading_of_the_table() -> None:  # R5.4
+    """An ambiguous table: 345 SJ SJ SJ is the straight 3..8 or the pair run 33 44 55."""
+    straight, pair_run = "4 5 6 7 8 9", "4 4 5 5 6 6"
+    assert run_json("classify", straight, "--table", "345 SJ SJ SJ")["beats_table"] is True
+    assert run_json("classify", straight, "--table", "345 SJ SJ SJ", "--table-as", "pair_run")["beats_table"] is False
+    assert run_json("classify", pair_run, "--table", "345 SJ SJ SJ", "--table-as", "pair_run")["beats_table"] is True
+    moves = run_json("moves", "4 4 5 5 6 6 7 8 9", "--table", "345 SJ SJ SJ", "--table-as", "pair_run")
+    assert {move["kind"] for move in moves} == {"pair_run"}
+    message = error_of("classify", straight, "--table", "345 SJ SJ SJ", "--table-as", "bomb")
+    assert message.startswith("--table-as: ") and "reads as straight, pair_run" in message
+    assert error_of("moves", "3", "--table-as", "pair") == "--table-as: needs --table"
+
+
 @pytest.mark.parametrize(
     ("table", "needle"),
     [

@@ -121,6 +121,12 @@ def _add_rules_option(parser: argparse.ArgumentParser) -> None:
 
 def _add_table_option(parser: argparse.ArgumentParser, help: str) -> None:
     parser.add_argument("--table", metavar="CARDS", help=help)
+    parser.add_argument(
+        "--table-as",
+        choices=[kind.value for kind in Kind],
+        metavar="KIND",
+        help="name the reading of --table when its cards can be read several ways (R5.4); default: the strongest",
+    )
 
 
 def _rules(args: argparse.Namespace) -> Rules:
@@ -138,14 +144,17 @@ def _cards(text: str, what: str) -> list[Card]:
 
 
 def _table(args: argparse.Namespace, rules: Rules) -> Combo | None:
-    """The combination on the table (its strongest reading), or None on a lead."""
+    """The combination on the table (the reading ``--table-as`` names, else its strongest),
+    or None on a lead."""
     if args.table is None:
+        if args.table_as is not None:
+            raise CommandError("--table-as: needs --table")
         return None
     cards = _cards(args.table, "--table")
     try:
-        return classify(cards, rules=rules)
+        return classify(cards, rules=rules, kind=args.table_as)
     except InvalidCombination as error:
-        raise CommandError(f"--table: {error.reason}") from None
+        raise CommandError(f"{'--table-as' if args.table_as else '--table'}: {error.reason}") from None
 
 
 def _combo_dict(combo: Combo, table: Combo | None, rules: Rules) -> dict[str, object]:
