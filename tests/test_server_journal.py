@@ -19,7 +19,7 @@ from shuangkou.store import DuplicateActionError, Store, UnknownGameError
 CONFIG = json.dumps({"edition": "points"})
 
 
-def _journal(tmp_path: Path) -> tuple[Store, ActionJournal, list[int]]:
+def _journal(tmp_path: Path, delay: float = 0.0) -> tuple[Store, ActionJournal, list[int]]:
     """A journal on a fresh store whose database calls are counted (one per transaction)."""
     store = Store(f"sqlite:///{tmp_path / 'journal.db'}")
     calls: list[int] = []
@@ -29,7 +29,7 @@ def _journal(tmp_path: Path) -> tuple[Store, ActionJournal, list[int]]:
         await asyncio.sleep(0.01)  # like a database thread: other tables keep acting meanwhile
         return function()
 
-    return store, ActionJournal(store, run_db), calls
+    return store, ActionJournal(store, run_db, delay), calls
 
 
 def test_actions_that_wait_together_share_one_transaction(tmp_path: Path) -> None:
@@ -87,4 +87,23 @@ def test_a_failed_commit_acknowledges_nothing(tmp_path: Path) -> None:
     assert all(isinstance(result, OperationalError) for result in results), results
     with sqlite3.connect(tmp_path / "journal.db") as check:
         assert check.execute("SELECT count(*) FROM elsewhere").fetchone() == (0,)
+    store.close()
+
+
+def test_a_commit_delay_gathers_actions_that_come_one_after_another(tmp_path: Path) -> None:
+    """With a commit delay a batch stays open: actions a few milliseconds apart share it."""
+    store, journal, calls = _journal(tmp_path, delay=0.2)
+    store.save_game("g", "room", CONFIG)
+
+    async def later(seq: int) -> None:
+        await asyncio.sleep(0.02 * seq)
+        await journal.append("g", seq, "{}")
+
+    async def scenario() -> None:
+        await asyncio.gather(*(later(seq) for seq in range(1, 5)))
+
+    asyncio.run(scenario())
+    game = store.get_game("g")
+    assert game is not None and [a.seq for a in game.actions] == [1, 2, 3, 4]
+    assert len(calls) == 1
     store.close()

@@ -423,6 +423,10 @@ def add_serve(subparsers: Subparsers) -> None:
     parser.add_argument("--operator-token", help="token for the operator API (default: $SHUANGKOU_OPERATOR_TOKEN)")
     parser.add_argument("--bot-delay", type=float, default=0.6, help="seconds before a bot or hosting move")
     parser.add_argument(
+        "--commit-delay", type=float, default=0.0, metavar="MS",
+        help="milliseconds a batch of game actions waits for more before it is committed (default 0)",
+    )
+    parser.add_argument(
         "--seed", type=int, help="for tests and demos only: deal the n-th game with seed + n, so deals repeat "
         "(default: a secure shuffle, as production needs, R1.4)"
     )
@@ -446,6 +450,7 @@ def run_serve(args: argparse.Namespace) -> int:
         data_dir=data_dir,
         operator_token=args.operator_token or os.environ.get("SHUANGKOU_OPERATOR_TOKEN"),
         bot_delay=args.bot_delay,
+        commit_delay=args.commit_delay / 1000,
         seed=args.seed,
         ws_deflate=args.ws_deflate,
     )

@@ -56,6 +56,7 @@ class ServerSettings:
     operator_token: str | None = None
     secret: str | None = None
     bot_delay: float = 0.6
+    commit_delay: float = 0.0  # seconds a batch of game actions waits for more before its commit
     seed: int | None = None  # tests and demos only: deal game n with seed + n instead of a secure shuffle
     token_max_age: int = 30 * 24 * 3600
     rate: float = 20.0
@@ -150,7 +151,9 @@ def create_app(settings: ServerSettings) -> Starlette:
         if settings.database_url.startswith("sqlite:///"):
             Path(settings.database_url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
         state["store"] = await run_db(lambda: Store(settings.database_url))
-        state["lobby"] = Lobby(state["store"], run_db, settings.rooms_dir, settings.bot_delay, settings.seed)
+        state["lobby"] = Lobby(
+            state["store"], run_db, settings.rooms_dir, settings.bot_delay, settings.seed, settings.commit_delay
+        )
         restored, voided = await lobby().restore()
         if settings.tune_gc:
             # What exists now (modules, the database layer, rooms) lives as long as the server:

@@ -26,9 +26,12 @@ _Entry = tuple[str, int, str, "asyncio.Future[None]"]
 class ActionJournal:
     """Writes game actions to the store in batches, one transaction per batch."""
 
-    def __init__(self, store: Store, run_db: Callable[[Callable[[], Any]], Awaitable[Any]]) -> None:
+    def __init__(
+        self, store: Store, run_db: Callable[[Callable[[], Any]], Awaitable[Any]], delay: float = 0.0
+    ) -> None:
         self.store = store
         self.run_db = run_db
+        self.delay = delay  # seconds a batch stays open for more actions (a commit delay)
         self.pending: list[_Entry] = []
         self.writer: asyncio.Task[None] | None = None
 
@@ -45,6 +48,8 @@ class ActionJournal:
 
     async def _write(self) -> None:
         while self.pending:
+            if self.delay:
+                await asyncio.sleep(self.delay)
             batch, self.pending = self.pending, []
             actions = [(game_id, seq, action_json) for game_id, seq, action_json, _ in batch]
             try:

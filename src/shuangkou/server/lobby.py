@@ -51,6 +51,7 @@ class Lobby:
         rooms_dir: Path | None,
         bot_delay: float,
         seed: int | None = None,
+        commit_delay: float = 0.0,
     ) -> None:
         self.store = store
         self.run_db = run_db
@@ -63,7 +64,7 @@ class Lobby:
         self.services = Services(
             store=store,
             run_db=run_db,
-            journal=ActionJournal(store, run_db),
+            journal=ActionJournal(store, run_db, commit_delay),
             bot_delay=bot_delay,
             seed=seed,
             on_seated=self._on_seated,
