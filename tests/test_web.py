@@ -58,6 +58,8 @@ ROOMS = {
     "wealth": 'edition = "wealth"\n[timers]\nturn_seconds = 30\nready_seconds = 120\n',
     "blitz": 'edition = "points"\nname = "Blitz"\n[timers]\nturn_seconds = 0.8\nmax_timeouts = 3\n'
     "ready_seconds = 120\n",
+    "hosted": 'edition = "points"\nname = "Hosted"\n[timers]\nturn_seconds = 30\nready_seconds = 120\n'
+    '[escape]\nescape_mode = "host"\n',
 }
 
 
@@ -603,6 +605,42 @@ def test_leave_before_playing_a_card_costs_exactly_the_escape_penalty(server: Se
     )
     assert ana.account()["balances"]["points"] == start - 720
     ana.close()
+
+
+def test_escape_in_host_mode_back_to_the_lobby_then_back_to_the_hosted_seat(server: Server, browser: Browser) -> None:
+    """R10.1: leaving a "host" room's game returns to the lobby while hosting plays on;
+    opening the room again returns to the seat, where hosting cannot be switched off; the
+    game ends and is settled normally, and the balances match the ledger."""
+    ana = Player(browser, server).sign_in("Runaway").in_lobby()
+    bo = Player(browser, server).sign_in("Stayer").in_lobby()
+    ana.join("hosted", "quick")
+    ana.page.wait_for_selector("#view-table:not([hidden])")
+    bo.join("hosted", "quick")
+    for player in (ana, bo):
+        player.page.wait_for_selector("[data-testid=ready]")
+        player.ready()
+    for player in (ana, bo):
+        player.wait_playing()
+    ana.page.click("[data-testid=leave]")
+    dialog = ana.page.locator("dialog[data-testid=escape-dialog]")
+    dialog.wait_for()
+    assert "hosting plays your cards to the end" in dialog.inner_text()
+    ana.page.click("#dlg-confirm-ok")
+    ana.in_lobby()
+    ana.page.wait_for_selector(".toast:text('Open the room again to take your seat back')")
+    bo.page.wait_for_selector("#view-table[data-phase=playing]")
+    # Back to the seat: the game goes on, hosted, and the hosting switch is locked.
+    ana.join("hosted", "quick")
+    ana.wait_playing()
+    ana.page.wait_for_selector("#btn-hosting[aria-pressed=true][disabled]")
+    play_out([bo])
+    ana.page.wait_for_selector("#result-card [data-testid=result-title]")
+    check_result_against_ledger(server, ana)
+    check_result_against_ledger(server, bo)
+    assert ana.page.is_visible("[data-testid=next-game]")  # still seated, for the next game
+    assert bo.page.is_visible("[data-testid=opp-ready]")  # and Bo sees Ana still at the table
+    ana.close()
+    bo.close()
 
 
 def test_turn_timer_runs_out_with_a_notice_and_hosting_after_three_timeouts(server: Server, browser: Browser) -> None:

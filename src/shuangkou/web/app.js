@@ -483,9 +483,9 @@ function resumeControl(table) {
   const current = table.game;
   if (S.statesOnConnection !== 1 || !current || current.finished || table.phase !== "playing") return;
   const seat = table.you;
-  if (seat === null || !current.hosting[seat]) return;
+  if (seat === null || !current.hosting[seat] || current.escaped === seat) return; // an escape stays hosted (R10.1)
   const reason = localStorage.getItem(HOSTING_KEY + table.game_id);
-  if (reason === "player" || reason === "timeout" || reason === "escape") return;
+  if (reason === "player" || reason === "timeout") return;
   send({ type: "hosting", on: false });
   toast(t("conn.resumed"), "info");
 }
@@ -1288,7 +1288,7 @@ function renderActions() {
   $("#btn-hint").disabled = !active;
   const hosting = Boolean(current && current.hosting[me()]);
   const hostingButton = $("#btn-hosting");
-  hostingButton.disabled = !live;
+  hostingButton.disabled = !live || current.escaped === me(); // an escaped seat stays hosted (R10.1)
   hostingButton.setAttribute("aria-pressed", hosting ? "true" : "false");
   hostingButton.classList.toggle("on", hosting);
   const count = $("#hint-count");
