@@ -90,6 +90,7 @@ class LoadReport:
     errors: dict[str, int]
     server_cpu_percent: float | None
     server_cpu_ms_per_action: float | None
+    server_memory_mb: tuple[float | None, float | None]  # resident memory at the start and the end of the window
     server_histograms: dict[str, dict[str, float]]  # upper bucket bounds of p50/p99 in the window
     loadgen_cpu_percent: float
     machine_cpu_percent: float | None  # every process of the machine, all cores: others' work shows here
@@ -132,6 +133,8 @@ class LoadReport:
             f"{handling.get('p99')}; event-loop lag p50 <= {lag.get('p50')}, p99 <= {lag.get('p99')}; "
             f"full collections {full_gc.get('count', 0):.0f}, longest <= {full_gc.get('max')}",
             f"errors: {errors}",
+            f"server memory (resident): {self.server_memory_mb[0]} MB at the start of the window, "
+            f"{self.server_memory_mb[1]} MB at its end",
             f"CPU: server {cpu} of one core ({self.server_cpu_ms_per_action} ms per action), load generator "
             f"{self.loadgen_cpu_percent:.0f}%; the machine's {os.cpu_count()} cores were {self.machine_cpu_percent}% "
             f"busy (load average {self.load_average})",
@@ -374,6 +377,17 @@ class _Bot:
             self.reader.cancel()
 
 
+def _resident_mb(pid: int) -> float | None:
+    """Resident memory of a process in MB, from /proc (None where unreadable)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except (OSError, ValueError):
+        pass
+    return None
+
+
 def _cpu_seconds(pid: int) -> float | None:
     """User plus system CPU seconds of a process, from /proc (None where unreadable)."""
     try:
@@ -470,6 +484,7 @@ async def _measure(
     run.window_start = time.perf_counter()
     run.measuring = True
     server_cpu = _cpu_seconds(server_pid) if server_pid else None
+    memory_start = _resident_mb(server_pid) if server_pid else None
     own_cpu = time.process_time()
     machine = _machine_cpu()
     window_start = time.perf_counter()
@@ -477,6 +492,7 @@ async def _measure(
     run.measuring = False
     seconds = time.perf_counter() - window_start
     server_cpu_end = _cpu_seconds(server_pid) if server_pid else None
+    memory_end = _resident_mb(server_pid) if server_pid else None
     own_cpu = time.process_time() - own_cpu
     machine_end = _machine_cpu()
     machine_total = machine_end[1] - machine[1]
@@ -509,6 +525,7 @@ async def _measure(
         errors=errors,
         server_cpu_percent=server_percent,
         server_cpu_ms_per_action=server_ms,
+        server_memory_mb=(memory_start, memory_end),
         server_histograms=server_side,
         loadgen_cpu_percent=round(100 * own_cpu / seconds, 1),
         machine_cpu_percent=machine_percent,
