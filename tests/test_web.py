@@ -284,7 +284,7 @@ def test_lobby_guest_account_and_language_switch(server: Server, browser: Browse
     assert amount(page.inner_text("[data-testid=balance-wealth]")) == me["balances"]["wealth"]
     assert page.inner_text("[data-testid=level-points]") == f"Level {me['levels']['points']}"
     rooms = page.eval_on_selector_all(".room", "nodes => nodes.map(n => n.dataset.room)")
-    assert sorted(rooms) == ["blitz", "points", "wealth"]
+    assert sorted(rooms) == sorted(ROOMS)
     assert "5–800 match points" in page.inner_text(".room[data-room=points]")
     assert "100 coins" in page.inner_text(".room[data-room=wealth]")
 
