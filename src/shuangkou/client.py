@@ -80,10 +80,9 @@ class Client:
         if message["type"] == "state":
             self.table = message["table"]
             self.events.extend(message["events"])
-        elif message["type"] == "left":
-            self.table = None  # back in the lobby
-            self.inbox.append(message)
         else:
+            if message["type"] == "left":
+                self.table = None  # back in the lobby
             self.inbox.append(message)
         return message
 

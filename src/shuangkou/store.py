@@ -161,6 +161,10 @@ class GameStateError(StoreError):
     """The game is not in a state that allows the request (e.g. appending to a finished game)."""
 
 
+ActionError = StoreError | ValueError | TypeError
+"""What :meth:`Store.append_action` raises for an action it cannot store."""
+
+
 # --------------------------------------------------------------------------------------------
 # Schema. The Alembic revisions in shuangkou/migrations create exactly this (a test compares).
 
@@ -274,9 +278,6 @@ game_actions_table = Table(
 _GAME_STATUS_FOR_UPDATE: Final = (
     select(games_table.c.status).where(games_table.c.game_id == bindparam("game_id")).with_for_update()
 )
-ActionError = StoreError | ValueError | TypeError
-"""What :meth:`Store.append_action` raises for an action it cannot store."""
-
 _GAME_STATUSES_FOR_UPDATE: Final = (
     select(games_table.c.game_id, games_table.c.status)
     .where(games_table.c.game_id.in_(bindparam("game_ids", expanding=True)))
@@ -440,6 +441,11 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+_SPLIT: Final = 2**32
+_INT64_MIN: Final = -(2**63)
+_INT64_MAX: Final = 2**63 - 1
+
+
 def _split_sum(column: Any, label: str) -> tuple[Any, Any]:
     """The exact SUM of a 64-bit column, as two sums that cannot overflow (SQLite's SUM
     raises on overflow): of the quotients and of the remainders by 2**32, both truncated
@@ -454,11 +460,6 @@ def _split_sum(column: Any, label: str) -> tuple[Any, Any]:
 def _joined(high: Any, low: Any) -> int:
     """A sum from the two parts of :func:`_split_sum`."""
     return int(high) * _SPLIT + int(low)
-
-
-_SPLIT: Final = 2**32
-_INT64_MIN: Final = -(2**63)
-_INT64_MAX: Final = 2**63 - 1
 
 
 def _action_row(game_id: str, seq: int, action_json: str) -> dict[str, Any]:
