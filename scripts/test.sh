@@ -13,4 +13,5 @@ if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/
 fi
 .venv/bin/ruff check src tests bench
 .venv/bin/mypy --strict src/shuangkou
+.venv/bin/lint-imports
 .venv/bin/python -m pytest -n auto --doctest-glob=README.md "$@" src tests README.md

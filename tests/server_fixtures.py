@@ -4,7 +4,7 @@ Each server gets its own data directory, its own database (a SQLite file, or a f
 schema of a throwaway PostgreSQL database when ``SHUANGKOU_TEST_PG_URL`` is set, as in
 ``test_store.py``), its own rooms directory with short timers, and a tiny ``bot_delay``.
 Tests talk to it only through real WebSockets (:class:`Player`, a recording
-:class:`shuangkou.client.Client`) and real HTTP.
+:class:`shuangkou.server.client.Client`) and real HTTP.
 
 A test module gets the fixtures ``server``, ``start_server`` and ``pg_server_database`` by
 importing their functions (``server_fixture``, ``start_server_fixture``,
@@ -32,8 +32,8 @@ import uvicorn
 from pg import fresh_schema_url, pg_admin_url, throwaway_database
 from sqlalchemy import URL
 
-from shuangkou.client import Client
 from shuangkou.server.app import ServerSettings, create_app
+from shuangkou.server.client import Client
 
 __all__ = [
     "OPERATOR_TOKEN",

@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from shuangkou.client import Client
-from shuangkou.serverprocess import ServerProcess
+from shuangkou.server.client import Client
+from shuangkou.server.process import ServerProcess
 
 __all__ = ["close_all", "finish_by_hosting", "play_turns", "reconnect", "seat_pair"]
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from shuangkou.cli import main
-from shuangkou.loadtest import LoadSettings, run_load
+from shuangkou.server.loadtest import LoadSettings, run_load
 
 
 def test_a_tiny_load_run_plays_without_errors() -> None:

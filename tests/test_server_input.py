@@ -27,7 +27,7 @@ from server_fixtures import (
 )
 from websockets.exceptions import ConnectionClosed
 
-from shuangkou.client import Client, ClientError
+from shuangkou.server.client import Client, ClientError
 from shuangkou.server.protocol import MAX_FRAME_BYTES
 
 StartServer = Callable[..., RunningServer]

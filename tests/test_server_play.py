@@ -30,7 +30,7 @@ from server_fixtures import (
 )
 from websockets.exceptions import ConnectionClosed
 
-from shuangkou.client import ClientError
+from shuangkou.server.client import ClientError
 
 StartServer = Callable[..., RunningServer]
 

@@ -1,6 +1,6 @@
 """Crash, restart and graceful stop of a real ``shuangkou serve`` process.
 
-Each test starts the server as a child process (:class:`shuangkou.serverprocess.ServerProcess`)
+Each test starts the server as a child process (:class:`shuangkou.server.process.ServerProcess`)
 on a temporary data directory with SQLite, and with PostgreSQL too when
 ``SHUANGKOU_TEST_PG_URL`` is set (a throwaway database per test, dropped afterwards).
 Two players play over real WebSockets; the process is killed (SIGKILL) or stopped (SIGTERM)
@@ -23,8 +23,8 @@ from server_players import close_all, finish_by_hosting, play_turns, reconnect, 
 from sqlalchemy import create_engine, text
 
 from shuangkou.cli import main
-from shuangkou.client import Client
-from shuangkou.serverprocess import ServerProcess
+from shuangkou.server.client import Client
+from shuangkou.server.process import ServerProcess
 from shuangkou.store import EDITIONS, Store
 
 T = TypeVar("T")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from server_players import finish_by_hosting, seat_pair
 
-from shuangkou.serverprocess import ServerProcess
+from shuangkou.server.process import ServerProcess
 
 ROOM = 'edition = "points"\n[timers]\nturn_seconds = {seconds}\nready_seconds = 60\n'
 

@@ -31,8 +31,8 @@ pytestmark = pytest.mark.skipif(
 
 from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
 
-from shuangkou.serverprocess import ServerProcess as Server  # noqa: E402
-from shuangkou.serverprocess import free_port  # noqa: E402
+from shuangkou.server.process import ServerProcess as Server  # noqa: E402
+from shuangkou.server.process import free_port  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 # The README's pictures: rewritten when SHUANGKOU_SCREENSHOTS=1, otherwise taken into a

@@ -527,7 +527,7 @@ def run_protocol_schema(args: argparse.Namespace) -> int:
 
 @command
 def add_loadtest(subparsers: Subparsers) -> None:
-    from .loadtest import add_arguments
+    from .server.loadtest import add_arguments
 
     parser = subparsers.add_parser(
         "loadtest",
@@ -542,7 +542,7 @@ def add_loadtest(subparsers: Subparsers) -> None:
 
 
 def run_loadtest(args: argparse.Namespace) -> int:
-    from .loadtest import run_command
+    from .server.loadtest import run_command
 
     try:
         return run_command(args)

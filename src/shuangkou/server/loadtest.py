@@ -50,7 +50,7 @@ import orjson
 import websockets
 from websockets.asyncio.client import ClientConnection
 
-from .serverprocess import ServerProcess
+from .process import ServerProcess
 
 __all__ = ["LoadReport", "LoadSettings", "main", "run_load", "sweep"]
 

@@ -3,7 +3,7 @@
 One :class:`Store` wraps one database, SQLite (the default, a file in WAL mode with foreign
 keys on) or PostgreSQL (``postgresql+psycopg://user@host/db``); the code and the tests are
 the same for both. Opening a store creates or upgrades the schema with the Alembic
-revisions shipped in :mod:`shuangkou.migrations`.
+revisions shipped in :mod:`shuangkou.store.migrations`.
 
 Money rules enforced here (RULES §9):
 
@@ -166,7 +166,7 @@ ActionError = StoreError | ValueError | TypeError
 
 
 # --------------------------------------------------------------------------------------------
-# Schema. The Alembic revisions in shuangkou/migrations create exactly this (a test compares).
+# Schema. The Alembic revisions in shuangkou/store/migrations create exactly this (a test compares).
 
 metadata = MetaData(
     naming_convention={
