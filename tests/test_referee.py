@@ -51,7 +51,7 @@ def refused(scenario: object) -> dict[str, Any]:
     """The error of a scenario the referee refuses."""
     with pytest.raises(ScenarioError) as caught:
         referee(scenario)
-    error: dict[str, Any] = caught.value.to_dict()["error"]
+    error: dict[str, Any] = caught.value.outcome()["error"]
     return error
 
 

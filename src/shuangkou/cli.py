@@ -355,7 +355,7 @@ def run_referee(args: argparse.Namespace) -> int:
 
 
 def _scenario_error(error: ScenarioError) -> int:
-    _emit(error.to_dict())
+    _emit(error.outcome())
     print(f"shuangkou referee: {error.message}", file=sys.stderr)
     return EXIT_ERROR
 

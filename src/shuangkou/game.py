@@ -22,6 +22,7 @@ from typing import Literal
 from .cards import DECK, NUM_SLOTS, Card, Counts, cards_from_counts, format_cards, parse_cards
 from .combos import Combo, InvalidCombination, Kind, beats, classify
 from .config import RoomConfig
+from .errors import Refusal
 from .moves import hosting_move, legal_moves
 from .rules import Rules
 from .scoring import BombPlay, Settlement, settle
@@ -44,13 +45,8 @@ __all__ = [
 Cause = Literal["player", "auto_pass", "timeout", "hosting", "escape", "disconnect"]
 
 
-class GameError(ValueError):
-    """An action the game refuses; ``code`` is stable for programs, the message for people."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+class GameError(Refusal, ValueError):
+    """An action (or a record, or hands) the game refuses; nothing changed."""
 
 
 # ---------------------------------------------------------------------------

@@ -13,22 +13,21 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .config import ConfigError, RoomConfig, load_config
+from .errors import ErrorCode, Refusal
 from .game import Game, GameError, HostedTurn, action_from_dict
 from .scoring import scoring_phase
 
 __all__ = ["Scenario", "ScenarioError", "referee"]
 
 
-class ScenarioError(ValueError):
+class ScenarioError(Refusal, ValueError):
     """A scenario that cannot be played; ``action`` is the index of the action at fault."""
 
-    def __init__(self, code: str, message: str, action: int | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+    def __init__(self, code: ErrorCode, message: str, action: int | None = None) -> None:
+        super().__init__(code, message)
         self.action = action
 
-    def to_dict(self) -> dict[str, object]:
+    def outcome(self) -> dict[str, object]:
         """``{"error": {"action": INDEX, "code": ..., "message": ...}}`` (no action for a bad scenario)."""
         error: dict[str, object] = {"code": self.code, "message": self.message}
         if self.action is not None:

@@ -33,6 +33,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..errors import ErrorCode
 from ..store import Account, InvalidNameError, Store, StoreError, UnknownAccountError
 from . import protocol as p
 from .connection import Connection, RateLimiter
@@ -198,7 +199,7 @@ def create_app(settings: ServerSettings) -> Starlette:
     def account_json(account: Account) -> dict[str, Any]:
         return {"id": account.id, "name": account.name, "balances": account.balances}
 
-    def refuse(code: str, message: str, status: int) -> JSONResponse:
+    def refuse(code: ErrorCode, message: str, status: int) -> JSONResponse:
         METRICS.errors.labels(code).inc()
         return JSONResponse(p.error(code, message), status_code=status)
 

@@ -22,16 +22,23 @@ from typing import Any
 import websockets
 from websockets.asyncio.client import ClientConnection
 
+from ..errors import Refusal, is_error_code
+
 __all__ = ["Client", "ClientError"]
 
 
-class ClientError(RuntimeError):
+class ClientError(Refusal, RuntimeError):
     """The server answered with an error message, or never answered."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+    @classmethod
+    def of(cls, message: dict[str, Any]) -> ClientError:
+        """The refusal an ``error`` message carries (``bad_message`` for a code this client does not know)."""
+        code = message.get("code", "")
+        text = str(message.get("message", ""))
+        return cls(code, text) if is_error_code(code) else cls("bad_message", f"{code}: {text}")
 
 
 class Client:
@@ -58,7 +65,7 @@ class Client:
         self.socket = await websockets.connect(url, max_size=2**22)
         first = await self.receive()
         if first["type"] == "error":
-            raise ClientError(first["code"], first["message"])
+            raise ClientError.of(first)
         return first
 
     async def close(self) -> None:
@@ -160,7 +167,7 @@ class Client:
 
 def _raise_refusal(message: dict[str, Any]) -> None:
     if message["type"] == "error":
-        raise ClientError(message["code"], message["message"])
+        raise ClientError.of(message)
     if message["type"] == "closed":
         raise ClientError("closed", message["reason"])
 

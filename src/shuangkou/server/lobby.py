@@ -14,6 +14,7 @@ from typing import Any
 
 from ..bots import GreedyBot
 from ..config import ConfigError, config_from_dict, load_config
+from ..errors import Refusal
 from ..store import Account, Store
 from .connection import Connection
 from .journal import ActionJournal
@@ -32,13 +33,8 @@ def _shipped_starting_balance(edition: str) -> int:
     return load_config(edition).starting_balance
 
 
-class LobbyError(Exception):
-    """A join or operator request the lobby refuses; ``code`` is stable."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+class LobbyError(Refusal):
+    """A join or operator request the lobby refuses."""
 
 
 class Lobby:

@@ -12,6 +12,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
+from ..errors import ErrorBody, ErrorCode, Refusal
+
 __all__ = [
     "MAX_FRAME_BYTES",
     "ClientMessage",
@@ -25,13 +27,8 @@ __all__ = [
 MAX_FRAME_BYTES = 8192
 
 
-class ProtocolError(ValueError):
-    """A message the server refuses; ``code`` is stable for programs."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+class ProtocolError(Refusal, ValueError):
+    """A frame the server cannot read as a client message."""
 
 
 class _Message(BaseModel):
@@ -144,12 +141,7 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
 # Server messages
 
 
-class ErrorMessage(TypedDict):
-    """A refused message: nothing changed."""
-
-    type: Literal["error"]
-    code: str
-    message: str
+ErrorMessage = ErrorBody  # a refused message: nothing changed
 
 
 class WelcomeMessage(TypedDict):
@@ -209,9 +201,9 @@ class ClosedMessage(TypedDict):
     reason: str
 
 
-def error(code: str, message: str) -> ErrorMessage:
+def error(code: ErrorCode, message: str) -> ErrorMessage:
     """An error message."""
-    return {"type": "error", "code": code, "message": message}
+    return Refusal(code, message).to_dict()
 
 
 def schemas() -> dict[str, Any]:

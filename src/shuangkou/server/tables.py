@@ -23,6 +23,7 @@ import orjson
 
 from ..bots import Bot, GreedyBot
 from ..config import RoomConfig, config_from_dict
+from ..errors import ErrorCode
 from ..game import (
     Action,
     Escape,
@@ -702,7 +703,7 @@ class Table:
             "settlement": self.settlement,
         }
 
-    def _refuse(self, connection: Connection, code: str, message: str) -> None:
+    def _refuse(self, connection: Connection, code: ErrorCode, message: str) -> None:
         METRICS.errors.labels(code).inc()
         connection.send(dict(p.error(code, message)))
 
