@@ -10,6 +10,7 @@ variants are skipped.
 
 from __future__ import annotations
 
+import ast
 import doctest
 import json
 import random
@@ -32,13 +33,17 @@ from shuangkou.store import (
     DuplicateActionError,
     GameStateError,
     InvalidNameError,
+    InvalidTypeError,
+    InvalidValueError,
     Store,
+    StoreError,
     UnknownAccountError,
     UnknownGameError,
     ZeroSumError,
     metadata,
     validate_name,
 )
+from shuangkou.store import errors as store_errors
 
 STORAGE_DOC = Path(__file__).resolve().parent.parent / "docs" / "storage.md"
 
@@ -110,7 +115,7 @@ def test_migrates_from_empty_to_the_declared_schema(store: Store) -> None:
 
 
 def test_house_accounts_exist_from_the_start_and_reopening_keeps_data(url: str) -> None:
-    with Store.open(url) as store:
+    with Store(url) as store:
         houses = store.list_accounts()
         assert [(h.kind, h.balances) for h in houses] == [("house", {"points": 0}), ("house", {"wealth": 0})]
         assert {store.house_id(e) for e in EDITIONS} == {h.id for h in houses}
@@ -188,11 +193,11 @@ def test_create_guest_refusals_change_nothing(store: Store) -> None:
     before = _snapshot(store)
     with pytest.raises(InvalidNameError, match="at most 24"):
         store.create_guest("n" * 30, {"points": 1})
-    with pytest.raises(ValueError, match="unknown edition 'gold'"):
+    with pytest.raises(InvalidValueError, match="unknown edition 'gold'"):
         store.create_guest("Ann", {"gold": 1})
-    with pytest.raises(ValueError, match="must not be negative"):
+    with pytest.raises(InvalidValueError, match="must not be negative"):
         store.create_guest("Ann", {"points": -1})
-    with pytest.raises(TypeError):
+    with pytest.raises(InvalidTypeError):
         store.create_guest("Ann", {"points": 1.5})  # type: ignore[dict-item]
     assert _snapshot(store) == before
 
@@ -204,7 +209,7 @@ def test_list_accounts_pages(store: Store) -> None:
     assert [a.id for a in everyone[2:]] == [a.id for a in made]
     assert [a.id for a in store.list_accounts(limit=3, offset=4)] == [a.id for a in made[2:5]]
     assert store.list_accounts(limit=0) == []
-    with pytest.raises(ValueError):
+    with pytest.raises(InvalidValueError):
         store.list_accounts(limit=-1)
 
 
@@ -267,13 +272,13 @@ def test_grant_refusals(store: Store) -> None:
     ann = store.create_guest("Ann", {"points": 1})
     with pytest.raises(UnknownAccountError):
         store.grant(424242, "points", 1, "x", "op")
-    with pytest.raises(ValueError, match="delta 0"):
+    with pytest.raises(InvalidValueError, match="delta 0"):
         store.grant(ann.id, "points", 0, "x", "op")
-    with pytest.raises(ValueError, match="unknown edition"):
+    with pytest.raises(InvalidValueError, match="unknown edition"):
         store.grant(ann.id, "coins", 1, "x", "op")
-    with pytest.raises(ValueError, match="operator"):
+    with pytest.raises(InvalidValueError, match="operator"):
         store.grant(ann.id, "points", 1, "x", "")
-    with pytest.raises(ValueError, match="reason"):
+    with pytest.raises(InvalidValueError, match="reason"):
         store.grant(ann.id, "points", 1, " ", "op")
     house = store.house_id("points")
     assert store.grant(house, "points", 1000, "float for the house", "op").balance_after == 1000
@@ -342,13 +347,13 @@ def test_settlement_refusals_change_nothing(store: Store) -> None:
     before = _snapshot(store)
     with pytest.raises(UnknownAccountError):
         store.apply_settlement("g", "points", {ann.id: 5, 987_654: -5}, 0, True, "game")
-    with pytest.raises(ValueError, match="house_delta"):
+    with pytest.raises(InvalidValueError, match="house_delta"):
         store.apply_settlement("g", "points", {store.house_id("points"): 5, ann.id: -5}, 0, True, "x")
-    with pytest.raises(ValueError, match="at least one"):
+    with pytest.raises(InvalidValueError, match="at least one"):
         store.apply_settlement("g", "points", {}, 0, True, "game")
-    with pytest.raises(ValueError, match="unknown edition"):
+    with pytest.raises(InvalidValueError, match="unknown edition"):
         store.apply_settlement("g", "gold", {ann.id: 0}, 0, True, "game")
-    with pytest.raises(ValueError, match="game_id"):
+    with pytest.raises(InvalidValueError, match="game_id"):
         store.apply_settlement("", "points", {ann.id: 0}, 0, True, "game")
     assert _snapshot(store) == before
     assert not store.is_settled("g")
@@ -508,14 +513,14 @@ def test_game_refusals(store: Store) -> None:
     with pytest.raises(UnknownGameError):
         store.void_game("ghost", "x")
     assert store.get_game("ghost") is None
-    with pytest.raises(ValueError, match="config_json is not valid JSON"):
+    with pytest.raises(InvalidValueError, match="config_json is not valid JSON"):
         store.save_game("g", "room", "{not json")
-    with pytest.raises(ValueError, match="unknown game status"):
+    with pytest.raises(InvalidValueError, match="unknown game status"):
         store.save_game("g", "room", CONFIG, status="paused")
     store.save_game("g", "room", CONFIG)
-    with pytest.raises(ValueError, match="seq must not be negative"):
+    with pytest.raises(InvalidValueError, match="seq must not be negative"):
         store.append_action("g", -1, "{}")
-    with pytest.raises(ValueError, match="action_json"):
+    with pytest.raises(InvalidValueError, match="action_json"):
         store.append_action("g", 0, "")
     assert store.get_game("g").actions == ()  # type: ignore[union-attr]
 
@@ -558,8 +563,8 @@ def test_a_bad_action_in_a_batch_holds_back_no_other(store: Store) -> None:
     ]
     outcomes = store.append_actions(batch)
     assert [type(o).__name__ for o in outcomes] == [
-        "NoneType", "DuplicateActionError", "UnknownGameError", "GameStateError", "ValueError", "ValueError",
-        "NoneType", "DuplicateActionError",
+        "NoneType", "DuplicateActionError", "UnknownGameError", "GameStateError",
+        "InvalidValueError", "InvalidValueError", "NoneType", "DuplicateActionError",
     ]
     game = store.get_game("g1")
     assert game is not None and [(a.seq, a.action_json) for a in game.actions] == [
@@ -580,6 +585,61 @@ def test_list_games(store: Store) -> None:
     assert [g.game_id for g in store.running_games()] == ["g0", "g3", "g4", "g5"]
     assert store.save_game("g6", "room", CONFIG, "{}", status="finished") is None
     assert store.get_game("g6").status == "finished"  # type: ignore[union-attr]
+
+
+def test_bad_game_arguments_are_refused(store: Store) -> None:
+    store.save_game("g", "room", CONFIG)
+    with pytest.raises(InvalidValueError, match="unknown game status 'paused'"):
+        store.list_games(status="paused")
+    with pytest.raises(InvalidTypeError, match="game_id must be a string, not int"):
+        store.append_action(7, 0, "{}")  # type: ignore[arg-type]
+    outcomes = store.append_actions([("g", 0, "{}"), ("", 1, "{}"), ("g" * 65, 0, "{}"), ("g", 1, "{}")])
+    assert [type(o).__name__ for o in outcomes] == ["NoneType", "InvalidValueError", "InvalidValueError", "NoneType"]
+    assert [a.seq for a in store.get_game("g").actions] == [0, 1]  # type: ignore[union-attr]
+
+
+# ------------------------------------------------------------------------------------------
+# Errors
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("mysql://root@localhost/db", "unsupported database 'mysql'"),
+        ("sqlite+nosuchdriver://", "not a usable database URL"),
+        ("not a url", "not a usable database URL"),
+    ],
+)
+def test_a_bad_database_url_is_refused(url: str, message: str) -> None:
+    with pytest.raises(InvalidValueError, match=message):
+        Store(url)
+
+
+def test_bad_arguments_are_store_errors_and_keep_their_builtin_base(store: Store) -> None:
+    with pytest.raises(InvalidTypeError) as wrong_type:
+        store.grant(store.house_id("points"), "points", 1.5, "x", "op")  # type: ignore[arg-type]
+    with pytest.raises(InvalidValueError) as wrong_value:
+        store.ledger(limit=-1)
+    with pytest.raises(InvalidNameError) as wrong_name:
+        store.create_guest("", {})
+    assert isinstance(wrong_type.value, StoreError) and isinstance(wrong_type.value, TypeError)
+    assert isinstance(wrong_type.value, ValueError)
+    for refused in (wrong_value.value, wrong_name.value):
+        assert isinstance(refused, StoreError) and isinstance(refused, ValueError)
+
+
+def test_the_store_raises_only_its_own_errors() -> None:
+    """Every ``raise SomeError(...)`` in the store's code and migrations names a StoreError (re-raises aside)."""
+    package = Path(store_errors.__file__).parent
+    raised = {
+        (path.name, node.exc.func.id)
+        for path in package.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and isinstance(node.exc.func, ast.Name)
+    }
+    assert {"InvalidValueError", "UnknownGameError", "BalanceFloorError"} <= {name for _, name in raised}
+    assert all(issubclass(getattr(store_errors, name), StoreError) for name in store_errors.__all__)
+    assert {(module, name) for module, name in raised if name not in store_errors.__all__} == set()
 
 
 # ------------------------------------------------------------------------------------------

@@ -11,12 +11,14 @@ from alembic import context
 from alembic.config import Config
 from sqlalchemy.engine import Connection
 
+from shuangkou.store.errors import StoreError
+
 
 def run_migrations(config: Config) -> None:
     """Run the pending revisions on the connection given in ``config.attributes``."""
     connection = config.attributes.get("connection")
     if not isinstance(connection, Connection):
-        raise RuntimeError(
+        raise StoreError(
             "shuangkou migrations run through shuangkou.store.Store, which passes a connection"
         )
     context.configure(connection=connection, target_metadata=None, transaction_per_migration=False)

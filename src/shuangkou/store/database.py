@@ -1,0 +1,112 @@
+"""The connection to the database: an engine for a URL and one transaction per call."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from pathlib import Path
+from typing import Any, Final, Self
+
+from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError
+from sqlalchemy.pool import StaticPool
+
+from .errors import InvalidValueError
+
+__all__ = ["DEFAULT_DATABASE_URL", "Database"]
+
+DEFAULT_DATABASE_URL: Final = "sqlite:///data/shuangkou.db"
+"""The database a server uses when given none: a SQLite file under ``./data/``."""
+
+_WRITE: Final = "shuangkou_write"  # execution option: this transaction writes
+
+
+class Database:
+    """An engine on the database at ``url`` and the transactions the store runs on it.
+
+    ``url`` is a SQLAlchemy URL: ``sqlite:///path/to/file.db`` (the directory is created),
+    ``sqlite://`` for an in-memory database (one connection, serialized), or
+    ``postgresql+psycopg://user@host:5432/db`` (``postgresql://`` means the same).
+    """
+
+    def __init__(self, url: str) -> None:
+        try:
+            parsed = make_url(url)
+            if parsed.drivername == "postgresql":
+                parsed = parsed.set(drivername="postgresql+psycopg")
+            self._engine: Engine = _create_engine(parsed)
+        except ArgumentError as error:  # unparsable, or an unknown driver
+            raise InvalidValueError(f"not a usable database URL: {error}") from None
+        # An in-memory SQLite database has one connection: calls take turns.
+        self._lock: AbstractContextManager[Any] = (
+            threading.RLock() if isinstance(self._engine.pool, StaticPool) else nullcontext()
+        )
+        self.url: str = parsed.render_as_string(hide_password=True)
+        """The database URL, password hidden."""
+
+    def close(self) -> None:
+        """Close every pooled connection. The store must not be used afterwards."""
+        self._engine.dispose()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    @property
+    def dialect(self) -> str:
+        """``"sqlite"`` or ``"postgresql"``."""
+        return self._engine.dialect.name
+
+    @contextmanager
+    def _transaction(self, write: bool = False) -> Iterator[Connection]:
+        """A connection inside a transaction, committed on success and rolled back on error.
+
+        On SQLite a writing transaction starts with ``BEGIN IMMEDIATE``, so writers queue for
+        the database lock (up to the busy timeout) instead of failing when they upgrade a read.
+        """
+        with self._lock, self._engine.connect() as conn:
+            if write:
+                conn.execution_options(**{_WRITE: True})
+            with conn.begin():
+                yield conn
+
+
+def _create_engine(url: URL) -> Engine:
+    """The engine for a SQLite or PostgreSQL URL; SQLite's directory is created."""
+    backend = url.get_backend_name()
+    if backend == "postgresql":
+        return create_engine(url, pool_pre_ping=True)
+    if backend != "sqlite":
+        raise InvalidValueError(f"unsupported database {backend!r}; use sqlite or postgresql")
+    database = url.database or ""
+    if database in ("", ":memory:") or url.query.get("mode") == "memory":
+        # One in-memory database shared by every thread through one connection.
+        engine = create_engine(url, poolclass=StaticPool, connect_args={"check_same_thread": False})
+    else:
+        if not database.startswith("file:"):
+            Path(database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"timeout": 30})
+    _configure_sqlite(engine)
+    return engine
+
+
+def _configure_sqlite(engine: Engine) -> None:
+    """WAL mode, foreign keys, and transactions begun by the store (immediate when writing)."""
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # the driver leaves BEGIN to _begin below
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = NORMAL")  # WAL: a commit survives a process crash, no fsync each
+        cursor.execute("PRAGMA busy_timeout = 30000")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get(_WRITE) else "BEGIN")

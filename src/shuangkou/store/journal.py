@@ -1,0 +1,264 @@
+"""The game journal: each game's configuration, every action before it is acknowledged, and its end.
+
+After a crash the server restores every running game from its actions (:meth:`Journal.running_games`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Final, Literal
+
+from sqlalchemy import Connection, bindparam, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
+
+from .checks import check_choice, check_int, check_json, check_page, check_text
+from .database import Database
+from .errors import DuplicateActionError, GameStateError, InvalidValueError, StoreError, UnknownGameError
+from .schema import ID_MAX_LENGTH, game_actions_table, games_table, utc, utc_now
+
+__all__ = ["GAME_STATUSES", "GameAction", "Journal", "StoredGame"]
+
+GAME_STATUSES: Final = ("running", "finished", "void")
+"""The states of a stored game: running until finished (settled) or void (abandoned)."""
+
+_VOID_REASON_MAX_LENGTH: Final = 10_000
+
+# The statements of append_action, built once: the server appends an action for every move,
+# and building a statement anew costs more than running it.
+_GAME_STATUS_FOR_UPDATE: Final = (
+    select(games_table.c.status).where(games_table.c.game_id == bindparam("game_id")).with_for_update()
+)
+_GAME_STATUSES_FOR_UPDATE: Final = (
+    select(games_table.c.game_id, games_table.c.status)
+    .where(games_table.c.game_id.in_(bindparam("game_ids", expanding=True)))
+    .with_for_update()
+)
+_INSERT_ACTION: Final = game_actions_table.insert()
+
+
+@dataclass(frozen=True, slots=True)
+class GameAction:
+    """One action of a game, stored before the server acknowledged it."""
+
+    seq: int
+    action_json: str
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A stored game. ``actions`` is filled by :meth:`Journal.get_game` and :meth:`Journal.running_games`."""
+
+    game_id: str
+    room: str
+    status: Literal["running", "finished", "void"]
+    config_json: str
+    record_json: str | None
+    settlement_json: str | None
+    void_reason: str | None
+    created_at: datetime
+    updated_at: datetime
+    actions: tuple[GameAction, ...] = field(default=())
+
+
+class Journal(Database):
+    """The stored games: the part of :class:`~shuangkou.store.Store` that a crash must not lose."""
+
+    def save_game(
+        self,
+        game_id: str,
+        room: str,
+        config_json: str,
+        record_json: str | None = None,
+        status: str = "running",
+    ) -> None:
+        """Create or update a game; a finished or void game can no longer be saved (:class:`GameStateError`).
+
+        The server saves a game when it starts (status ``"running"``) and may save its record
+        again while it runs; :meth:`finish_game` and :meth:`void_game` end it.
+        """
+        game_id = check_text(game_id, "game_id", ID_MAX_LENGTH)
+        room = check_text(room, "room", ID_MAX_LENGTH)
+        config_json = check_json(config_json, "config_json")
+        if record_json is not None:
+            record_json = check_json(record_json, "record_json")
+        status = check_choice(status, "game status", GAME_STATUSES)
+        now = utc_now()
+        values = {"room": room, "config_json": config_json, "record_json": record_json, "status": status}
+        insert = (postgresql.insert if self.dialect == "postgresql" else sqlite.insert)(games_table)
+        upsert = (
+            insert.values(game_id=game_id, created_at=now, updated_at=now, **values)
+            .on_conflict_do_update(
+                index_elements=[games_table.c.game_id],
+                set_={**values, "updated_at": now},
+                where=games_table.c.status == "running",
+            )
+            .returning(games_table.c.game_id)
+        )
+        with self._transaction(write=True) as conn:
+            if conn.execute(upsert).first() is None:  # the row exists and is not running
+                raise GameStateError(f"game {game_id} is {_status(conn, game_id)}; it can no longer be saved")
+
+    def append_action(self, game_id: str, seq: int, action_json: str) -> None:
+        """Store action number ``seq`` of a running game (before the server acknowledges it).
+
+        A second action with the same ``seq`` raises :class:`DuplicateActionError`; an unknown
+        game :class:`UnknownGameError`; a game that is not running :class:`GameStateError`.
+        """
+        row = _action_row(game_id, seq, action_json)
+        with self._transaction(write=True) as conn:
+            status = conn.execute(_GAME_STATUS_FOR_UPDATE, {"game_id": game_id}).scalar_one_or_none()
+            if status is None:
+                raise UnknownGameError(f"no game {game_id!r}")
+            if status != "running":
+                raise GameStateError(f"game {game_id} is {status}; no more actions")
+            try:
+                conn.execute(_INSERT_ACTION, row)
+            except IntegrityError:
+                raise DuplicateActionError(f"game {game_id} already has action {seq}") from None
+
+    def append_actions(self, actions: Sequence[tuple[str, int, str]]) -> list[StoreError | None]:
+        """Store several ``(game_id, seq, action_json)`` actions, of any games, with one commit
+        (a group commit): for each, in order, None when it was stored, else the error
+        :meth:`append_action` raises for it.
+
+        When every action can be stored they are written in one transaction; otherwise each
+        is stored on its own, so a bad action never holds back the others. Errors of the
+        database itself (it is unreachable, say) raise.
+        """
+        if not actions:
+            return []
+        try:
+            rows = [_action_row(*action) for action in actions]
+            with self._transaction(write=True) as conn:
+                games = sorted({row["game_id"] for row in rows})
+                found = conn.execute(_GAME_STATUSES_FOR_UPDATE, {"game_ids": games})
+                statuses = {game: status for game, status in found}
+                if all(statuses.get(game) == "running" for game in games):
+                    conn.execute(_INSERT_ACTION, rows)
+                    return [None] * len(rows)
+        except (StoreError, IntegrityError):
+            pass  # one by one below: each action gets its own answer
+        outcomes: list[StoreError | None] = []
+        for action in actions:
+            try:
+                self.append_action(*action)
+                outcomes.append(None)
+            except StoreError as error:
+                outcomes.append(error)
+        return outcomes
+
+    def finish_game(self, game_id: str, record_json: str, settlement_json: str) -> bool:
+        """Mark a running game finished with its record and settlement breakdown (R9.6).
+
+        Returns False, changing nothing, when the game is already finished (a retry);
+        raises :class:`GameStateError` for a void game and :class:`UnknownGameError` for none.
+        """
+        values = {
+            "record_json": check_json(record_json, "record_json"),
+            "settlement_json": check_json(settlement_json, "settlement_json"),
+        }
+        return self._end_game(game_id, "finished", values)
+
+    def void_game(self, game_id: str, reason: str) -> bool:
+        """Mark a running game void (abandoned, never settled), keeping ``reason``.
+
+        Returns False, changing nothing, when it is already void; raises
+        :class:`GameStateError` for a finished game and :class:`UnknownGameError` for none.
+        """
+        return self._end_game(game_id, "void", {"void_reason": check_text(reason, "reason", _VOID_REASON_MAX_LENGTH)})
+
+    def _end_game(self, game_id: str, status: str, values: dict[str, str]) -> bool:
+        update = (
+            games_table.update()
+            .where(games_table.c.game_id == game_id, games_table.c.status == "running")
+            .values(status=status, updated_at=utc_now(), **values)
+        )
+        with self._transaction(write=True) as conn:
+            if conn.execute(update).rowcount == 1:
+                return True
+            current = _status(conn, game_id)
+        if current == status:
+            return False
+        raise GameStateError(f"game {game_id} is {current}; it cannot become {status}")
+
+    def get_game(self, game_id: str) -> StoredGame | None:
+        """The game with this id and its actions in order, or ``None``."""
+        with self._transaction() as conn:
+            found = _games(
+                conn, select(games_table).where(games_table.c.game_id == game_id), with_actions=True
+            )
+        return found[0] if found else None
+
+    def list_games(self, limit: int = 100, offset: int = 0, status: str | None = None) -> list[StoredGame]:
+        """Games, newest first, optionally of one status; without their actions."""
+        check_page(limit, offset)
+        query = (
+            select(games_table)
+            .order_by(games_table.c.created_at.desc(), games_table.c.game_id.desc())
+            .limit(limit)
+            .offset(offset)
+        )
+        if status is not None:
+            query = query.where(games_table.c.status == check_choice(status, "game status", GAME_STATUSES))
+        with self._transaction() as conn:
+            return _games(conn, query, with_actions=False)
+
+    def running_games(self) -> list[StoredGame]:
+        """Every running game, oldest first, with its actions in order: what to restore after a crash."""
+        query = (
+            select(games_table)
+            .where(games_table.c.status == "running")
+            .order_by(games_table.c.created_at, games_table.c.game_id)
+        )
+        with self._transaction() as conn:
+            return _games(conn, query, with_actions=True)
+
+
+def _action_row(game_id: str, seq: int, action_json: str) -> dict[str, Any]:
+    """The checked row of one game action."""
+    game_id = check_text(game_id, "game_id", ID_MAX_LENGTH)
+    if check_int(seq, "seq") < 0:
+        raise InvalidValueError("seq must not be negative")
+    action_json = check_json(action_json, "action_json")
+    return {"game_id": game_id, "seq": seq, "action_json": action_json, "created_at": utc_now()}
+
+
+def _games(conn: Connection, query: Any, with_actions: bool) -> list[StoredGame]:
+    rows = conn.execute(query).all()
+    actions: dict[str, list[GameAction]] = {str(row.game_id): [] for row in rows}
+    if with_actions and rows:
+        action_rows = conn.execute(
+            select(game_actions_table)
+            .where(game_actions_table.c.game_id.in_(list(actions)))
+            .order_by(game_actions_table.c.game_id, game_actions_table.c.seq)
+        )
+        for a in action_rows:
+            actions[a.game_id].append(GameAction(int(a.seq), a.action_json, utc(a.created_at)))
+    return [
+        StoredGame(
+            game_id=row.game_id,
+            room=row.room,
+            status=row.status,
+            config_json=row.config_json,
+            record_json=row.record_json,
+            settlement_json=row.settlement_json,
+            void_reason=row.void_reason,
+            created_at=utc(row.created_at),
+            updated_at=utc(row.updated_at),
+            actions=tuple(actions[row.game_id]),
+        )
+        for row in rows
+    ]
+
+
+def _status(conn: Connection, game_id: str) -> str:
+    status = conn.execute(
+        select(games_table.c.status).where(games_table.c.game_id == game_id)
+    ).scalar_one_or_none()
+    if status is None:
+        raise UnknownGameError(f"no game {game_id!r}")
+    return str(status)

@@ -1,0 +1,533 @@
+"""Money (RULES §9): accounts, balances, grants, the ledger, settlements and the audit.
+
+Balances are 64-bit integers in the database; every change is checked to stay in that
+range, and sums over many balances are computed exactly beyond it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Final, Literal, get_args
+
+from sqlalchemy import BigInteger, Connection, Row, func, literal_column, select
+from sqlalchemy.exc import IntegrityError
+
+from ..config import Edition
+from .checks import check_choice, check_int, check_page, check_text
+from .database import Database
+from .errors import (
+    BalanceFloorError,
+    BalanceRangeError,
+    InvalidNameError,
+    InvalidValueError,
+    StoreError,
+    UnknownAccountError,
+    ZeroSumError,
+)
+from .schema import (
+    ID_MAX_LENGTH,
+    OPERATOR_MAX_LENGTH,
+    REASON_MAX_LENGTH,
+    accounts_table,
+    balances_table,
+    ledger_table,
+    settlements_table,
+    utc,
+    utc_now,
+)
+
+__all__ = ["EDITIONS", "NAME_MAX_LENGTH", "Account", "LedgerEntry", "Money", "validate_name"]
+
+EDITIONS: Final[tuple[Edition, ...]] = get_args(Edition)
+"""The editions; every account has one balance per edition, the house one account per edition."""
+
+NAME_MAX_LENGTH: Final = 24
+"""The longest display name, in characters."""
+
+_INT64_MIN: Final = -(2**63)
+_INT64_MAX: Final = 2**63 - 1
+_SPLIT: Final = 2**32  # sums of 64-bit columns add quotients and remainders by this (_split_sum)
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """A player (``kind == "guest"``) or the house of one edition (``kind == "house"``)."""
+
+    id: int
+    name: str
+    kind: Literal["guest", "house"]
+    balances: dict[str, int]
+    """Balance per edition; a guest has every edition, a house only its own."""
+    created_at: datetime
+
+    @property
+    def is_house(self) -> bool:
+        """Whether this is a house account (R9.7)."""
+        return self.kind == "house"
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    """One balance change: a grant (``game_id is None``) or one account's part of a settlement."""
+
+    id: int
+    account_id: int
+    edition: str
+    delta: int
+    balance_after: int
+    reason: str
+    operator: str | None
+    game_id: str | None
+    seat: int | None
+    created_at: datetime
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON form, as the operator API and ``shuangkou replay`` print it."""
+        return {
+            "id": self.id,
+            "account": self.account_id,
+            "edition": self.edition,
+            "delta": self.delta,
+            "balance_after": self.balance_after,
+            "reason": self.reason,
+            "operator": self.operator,
+            "game": self.game_id,
+            "seat": self.seat,
+            "created_at": self.created_at.isoformat(),
+        }
+
+
+_BAD_NAME_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def validate_name(name: str) -> str:
+    """The display name to store for ``name``, or :class:`InvalidNameError` saying what is wrong.
+
+    Names are NFC-normalized and stripped of surrounding spaces, then must hold 1 to 24
+    characters and no control, format, private-use or unassigned characters.
+
+    >>> validate_name("  Zhang San ")
+    'Zhang San'
+    >>> validate_name("a\\tb")
+    Traceback (most recent call last):
+    ...
+    shuangkou.store.errors.InvalidNameError: display name contains a control character (U+0009)
+    """
+    if not isinstance(name, str):
+        raise InvalidNameError(f"display name must be a string, not {type(name).__name__}")
+    name = unicodedata.normalize("NFC", name).strip()
+    if not name:
+        raise InvalidNameError("display name is empty")
+    if len(name) > NAME_MAX_LENGTH:
+        raise InvalidNameError(f"display name is {len(name)} characters long; at most {NAME_MAX_LENGTH}")
+    for char in name:
+        if unicodedata.category(char) in _BAD_NAME_CATEGORIES:
+            raise InvalidNameError(f"display name contains a control character (U+{ord(char):04X})")
+    return name
+
+
+def check_edition(edition: object) -> str:
+    """``edition`` if it is one of :data:`EDITIONS`, else :class:`InvalidValueError`."""
+    return check_choice(edition, "edition", EDITIONS)
+
+
+class Money(Database):
+    """The accounts and their money: the part of :class:`~shuangkou.store.Store` that RULES §9 governs."""
+
+    _houses: dict[str, int]
+
+    # ---------------------------------------------------------------------------------------
+    # Accounts.
+
+    def _load_houses(self) -> None:
+        """Find the house account of each edition, which the first migration creates (R9.7)."""
+        with self._transaction() as conn:
+            rows = conn.execute(
+                select(accounts_table.c.house_edition, accounts_table.c.id).where(accounts_table.c.kind == "house")
+            ).all()
+        self._houses = {str(row.house_edition): int(row.id) for row in rows}
+        missing = [edition for edition in EDITIONS if edition not in self._houses]
+        if missing:
+            raise StoreError(f"the database has no house account for {', '.join(missing)}")
+
+    def house_id(self, edition: str) -> int:
+        """The id of the house account of ``edition`` (R9.7)."""
+        return self._houses[check_edition(edition)]
+
+    def create_guest(self, name: str, balances: Mapping[str, int]) -> Account:
+        """Create a guest account named ``name`` with the given starting balance per edition.
+
+        Editions missing from ``balances`` start at 0. Each non-zero starting balance is a
+        grant: a ledger row with reason ``"initial balance"``.
+        """
+        name = validate_name(name)
+        start: dict[str, int] = dict.fromkeys(EDITIONS, 0)
+        for edition, amount in balances.items():
+            if check_int(amount, f"starting {check_edition(edition)} balance") < 0:
+                raise InvalidValueError(f"starting {edition} balance must not be negative")
+            start[edition] = amount
+        now = utc_now()
+        with self._transaction(write=True) as conn:
+            account_id = conn.execute(
+                accounts_table.insert()
+                .values(name=name, kind="guest", house_edition=None, created_at=now)
+                .returning(accounts_table.c.id)
+            ).scalar_one()
+            conn.execute(
+                balances_table.insert(),
+                [{"account_id": account_id, "edition": e, "balance": b} for e, b in start.items()],
+            )
+            grants = [
+                _ledger_row(account_id, e, b, b, "initial balance", None, None, None, now)
+                for e, b in start.items()
+                if b
+            ]
+            if grants:
+                conn.execute(ledger_table.insert(), grants)
+        return Account(account_id, name, "guest", start, now)
+
+    def get_account(self, account_id: int) -> Account | None:
+        """The account with this id, or ``None``."""
+        with self._transaction() as conn:
+            found = _accounts(conn, select(accounts_table).where(accounts_table.c.id == account_id))
+        return found[0] if found else None
+
+    def list_accounts(self, limit: int = 100, offset: int = 0) -> list[Account]:
+        """Accounts by id (the house accounts first), at most ``limit`` after skipping ``offset``."""
+        check_page(limit, offset)
+        with self._transaction() as conn:
+            return _accounts(
+                conn, select(accounts_table).order_by(accounts_table.c.id).limit(limit).offset(offset)
+            )
+
+    def balance(self, account_id: int, edition: str) -> int:
+        """The balance of one account in one edition (:class:`UnknownAccountError` if none)."""
+        with self._transaction() as conn:
+            value = conn.execute(
+                select(balances_table.c.balance).where(
+                    balances_table.c.account_id == account_id,
+                    balances_table.c.edition == check_edition(edition),
+                )
+            ).scalar_one_or_none()
+        if value is None:
+            raise UnknownAccountError(f"account {account_id} has no {edition} balance")
+        return int(value)
+
+    # ---------------------------------------------------------------------------------------
+    # Ledger.
+
+    def grant(
+        self,
+        account_id: int,
+        edition: str,
+        delta: int,
+        reason: str,
+        operator: str,
+        allow_negative: bool = False,
+    ) -> LedgerEntry:
+        """An operator's grant (``delta > 0``) or deduction (``delta < 0``), as one ledger row.
+
+        A deduction never takes the balance below the floor: 0, unless ``allow_negative``
+        (R9.5); it raises :class:`BalanceFloorError` and changes nothing instead.
+        """
+        edition = check_edition(edition)
+        if check_int(delta, "delta") == 0:
+            raise InvalidValueError("a grant must change the balance (delta 0)")
+        reason = check_text(reason, "reason", REASON_MAX_LENGTH)
+        operator = check_text(operator, "operator", OPERATOR_MAX_LENGTH)
+        now = utc_now()
+        with self._transaction(write=True) as conn:
+            after = _change_balance(conn, account_id, edition, delta, allow_negative)
+            row = _ledger_row(account_id, edition, delta, after, reason, operator, None, None, now)
+            entry_id = conn.execute(
+                ledger_table.insert().values(row).returning(ledger_table.c.id)
+            ).scalar_one()
+        return LedgerEntry(
+            int(entry_id), account_id, edition, delta, after, reason, operator, None, None, now
+        )
+
+    def ledger(
+        self,
+        account_id: int | None = None,
+        game_id: str | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[LedgerEntry]:
+        """Ledger rows, newest first, of one account and/or one game (all rows when neither)."""
+        check_page(limit, offset)
+        query = select(ledger_table).order_by(ledger_table.c.id.desc()).limit(limit).offset(offset)
+        if account_id is not None:
+            query = query.where(ledger_table.c.account_id == account_id)
+        if game_id is not None:
+            query = query.where(ledger_table.c.game_id == game_id)
+        with self._transaction() as conn:
+            rows = conn.execute(query).all()
+        return [_ledger_entry(row) for row in rows]
+
+    def total(self, edition: str) -> int:
+        """The sum of every balance of ``edition``, the house's included.
+
+        Settlements are zero-sum, so this changes only by grants: it always equals
+        :meth:`granted`.
+        """
+        query = select(*_split_sum(balances_table.c.balance, "total")).where(
+            balances_table.c.edition == check_edition(edition)
+        )
+        with self._transaction() as conn:
+            return _joined(*conn.execute(query).one())
+
+    def granted(self, edition: str) -> int:
+        """The sum of every grant of ``edition``: starting balances and operator grants and deductions."""
+        query = select(*_split_sum(ledger_table.c.delta, "granted")).where(
+            ledger_table.c.edition == check_edition(edition), ledger_table.c.game_id.is_(None)
+        )
+        with self._transaction() as conn:
+            return _joined(*conn.execute(query).one())
+
+    def audit(self) -> list[str]:
+        """Check the money invariants; an empty list when they hold, else one line per problem.
+
+        Each balance equals the sum of its ledger rows and its newest row's ``balance_after``;
+        each edition's total equals its grants; each settled game sums to zero.
+        """
+        problems: list[str] = []
+        sums = (
+            select(
+                ledger_table.c.account_id,
+                ledger_table.c.edition,
+                *_split_sum(ledger_table.c.delta, "total"),
+                func.max(ledger_table.c.id).label("last_id"),
+            )
+            .group_by(ledger_table.c.account_id, ledger_table.c.edition)
+            .subquery()
+        )
+        per_balance = select(
+            balances_table.c.account_id,
+            balances_table.c.edition,
+            balances_table.c.balance,
+            func.coalesce(sums.c.total_high, 0).label("total_high"),
+            func.coalesce(sums.c.total_low, 0).label("total_low"),
+            ledger_table.c.balance_after,
+        ).select_from(
+            balances_table.outerjoin(
+                sums,
+                (sums.c.account_id == balances_table.c.account_id)
+                & (sums.c.edition == balances_table.c.edition),
+            ).outerjoin(ledger_table, ledger_table.c.id == sums.c.last_id)
+        )
+        per_game = (
+            select(
+                ledger_table.c.game_id,
+                settlements_table.c.house_delta,
+                *_split_sum(ledger_table.c.delta, "total"),
+            )
+            .join(settlements_table, settlements_table.c.game_id == ledger_table.c.game_id)
+            .group_by(ledger_table.c.game_id, settlements_table.c.house_delta)
+        )
+        with self._transaction() as conn:
+            for row in conn.execute(per_balance):
+                where = f"account {row.account_id} ({row.edition})"
+                total = _joined(row.total_high, row.total_low)
+                if row.balance != total:
+                    problems.append(f"{where}: balance {row.balance} but its ledger sums to {total}")
+                if row.balance_after is not None and row.balance != row.balance_after:
+                    problems.append(
+                        f"{where}: balance {row.balance} but last balance_after {row.balance_after}"
+                    )
+            for game in conn.execute(per_game):
+                total = _joined(game.total_high, game.total_low)
+                if total != 0:
+                    problems.append(f"game {game.game_id}: ledger rows sum to {total}, not 0")
+        for edition in EDITIONS:
+            total, granted = self.total(edition), self.granted(edition)
+            if total != granted:
+                problems.append(f"{edition}: balances sum to {total} but grants to {granted}")
+        return problems
+
+    # ---------------------------------------------------------------------------------------
+    # Settlement.
+
+    def apply_settlement(
+        self,
+        game_id: str,
+        edition: str,
+        deltas: Mapping[int, int],
+        house_delta: int,
+        allow_negative: bool,
+        reason: str,
+        seats: Mapping[int, int] | None = None,
+    ) -> bool:
+        """Pay a game: every balance change and its ledger row in one transaction (R9.9).
+
+        ``deltas`` maps account ids to their change, ``house_delta`` is the house's
+        (fees, escape remainder: R9.7, R10.3); they must sum to zero (:class:`ZeroSumError`).
+        ``seats`` optionally maps account ids to their seat, recorded in the ledger.
+        Unless ``allow_negative``, no balance may end below 0 (:class:`BalanceFloorError`;
+        the caller caps payments beforehand as R9.5 says). On any error nothing changes.
+
+        Returns True when the game was paid now, False when it had been paid already (by an
+        earlier or a concurrent call): then nothing changes, whatever the arguments.
+        """
+        game_id = check_text(game_id, "game_id", ID_MAX_LENGTH)
+        edition = check_edition(edition)
+        reason = check_text(reason, "reason", REASON_MAX_LENGTH)
+        house = self._houses[edition]
+        if not deltas:
+            raise InvalidValueError("a settlement needs at least one account")
+        changes: dict[int, int] = {}
+        for account_id, delta in deltas.items():
+            if check_int(account_id, "account id") == house:
+                raise InvalidValueError("the house takes part through house_delta, not deltas")
+            changes[account_id] = check_int(delta, f"delta of account {account_id}")
+        if check_int(house_delta, "house_delta"):
+            changes[house] = house_delta
+        if sum(changes.values()) != 0:
+            raise ZeroSumError(
+                f"settlement of game {game_id} does not sum to zero: players {sum(deltas.values()):+d}, "
+                f"house {house_delta:+d}"
+            )
+        seat_of = dict(seats or {})
+        now = utc_now()
+        try:
+            with self._transaction(write=True) as conn:
+                if self._settled(conn, game_id):
+                    return False
+                conn.execute(
+                    settlements_table.insert().values(
+                        game_id=game_id,
+                        edition=edition,
+                        house_delta=house_delta,
+                        reason=reason,
+                        created_at=now,
+                    )
+                )
+                rows = []
+                # A fixed order (by account id) so concurrent settlements cannot deadlock.
+                for account_id in sorted(changes):
+                    delta = changes[account_id]
+                    after = _change_balance(conn, account_id, edition, delta, allow_negative)
+                    seat = seat_of.get(account_id)
+                    rows.append(
+                        _ledger_row(account_id, edition, delta, after, reason, None, game_id, seat, now)
+                    )
+                conn.execute(ledger_table.insert(), rows)
+        except IntegrityError:
+            # A concurrent call inserted the same settlement first and has committed.
+            with self._transaction() as conn:
+                if self._settled(conn, game_id):
+                    return False
+            raise
+        return True
+
+    def is_settled(self, game_id: str) -> bool:
+        """Whether a settlement of ``game_id`` has been applied."""
+        with self._transaction() as conn:
+            return self._settled(conn, game_id)
+
+    @staticmethod
+    def _settled(conn: Connection, game_id: str) -> bool:
+        query = select(settlements_table.c.game_id).where(settlements_table.c.game_id == game_id)
+        return conn.execute(query).first() is not None
+
+
+def _split_sum(column: Any, label: str) -> tuple[Any, Any]:
+    """The exact SUM of a 64-bit column, as two sums that cannot overflow (SQLite's SUM
+    raises on overflow): of the quotients and of the remainders by 2**32, both truncated
+    toward zero on SQLite and PostgreSQL alike. :func:`_joined` puts them together."""
+    split = literal_column(str(_SPLIT), type_=BigInteger)
+    return (
+        func.coalesce(func.sum(column.op("/")(split)), 0).label(f"{label}_high"),
+        func.coalesce(func.sum(column.op("%")(split)), 0).label(f"{label}_low"),
+    )
+
+
+def _joined(high: Any, low: Any) -> int:
+    """A sum from the two parts of :func:`_split_sum`."""
+    return int(high) * _SPLIT + int(low)
+
+
+def _change_balance(conn: Connection, account_id: int, edition: str, delta: int, allow_negative: bool) -> int:
+    """Add ``delta`` to a balance in one atomic statement and return the new balance.
+
+    The conditions are written so that nothing overflows while they are checked: SQLite would
+    turn an overflowing sum into a float, PostgreSQL would raise."""
+    if not _INT64_MIN <= delta <= _INT64_MAX:
+        raise BalanceRangeError(f"a change of {delta} is outside the 64-bit range of balances")
+    balance = balances_table.c.balance
+    condition = (balances_table.c.account_id == account_id) & (balances_table.c.edition == edition)
+    update = balances_table.update().where(condition)
+    if delta > 0:
+        update = update.where(balance <= _INT64_MAX - delta)
+    elif not allow_negative:
+        update = update.where(balance >= -delta)  # the floor, 0 (R9.5)
+    else:
+        update = update.where(balance >= _INT64_MIN - delta)
+    after = conn.execute(update.values(balance=balance + delta).returning(balance)).scalar_one_or_none()
+    if after is not None:
+        return int(after)
+    before = conn.execute(select(balance).where(condition)).scalar_one_or_none()
+    if before is None:
+        raise UnknownAccountError(f"account {account_id} has no {edition} balance")
+    if delta < 0 and not allow_negative and before + delta < 0:
+        raise BalanceFloorError(
+            f"account {account_id} has {before} {edition}; a change of {delta} would take it below 0"
+        )
+    raise BalanceRangeError(
+        f"account {account_id} has {before} {edition}; a change of {delta} would leave the 64-bit range"
+    )
+
+
+def _ledger_row(
+    account_id: int,
+    edition: str,
+    delta: int,
+    after: int,
+    reason: str,
+    operator: str | None,
+    game_id: str | None,
+    seat: int | None,
+    now: datetime,
+) -> dict[str, Any]:
+    return {
+        "account_id": account_id,
+        "edition": edition,
+        "delta": delta,
+        "balance_after": after,
+        "reason": reason,
+        "operator": operator,
+        "game_id": game_id,
+        "seat": seat,
+        "created_at": now,
+    }
+
+
+def _ledger_entry(row: Row[Any]) -> LedgerEntry:
+    return LedgerEntry(
+        id=int(row.id),
+        account_id=int(row.account_id),
+        edition=row.edition,
+        delta=int(row.delta),
+        balance_after=int(row.balance_after),
+        reason=row.reason,
+        operator=row.operator,
+        game_id=row.game_id,
+        seat=row.seat,
+        created_at=utc(row.created_at),
+    )
+
+
+def _accounts(conn: Connection, query: Any) -> list[Account]:
+    rows = conn.execute(query).all()
+    ids = [int(row.id) for row in rows]
+    held: dict[int, dict[str, int]] = {account_id: {} for account_id in ids}
+    if ids:
+        for b in conn.execute(
+            select(balances_table)
+            .where(balances_table.c.account_id.in_(ids))
+            .order_by(balances_table.c.edition)
+        ):
+            held[int(b.account_id)][b.edition] = int(b.balance)
+    return [Account(int(r.id), r.name, r.kind, held[int(r.id)], utc(r.created_at)) for r in rows]
