@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 
-from ..store.lease import LeaseHeldError, ServerLease
+from ..store.lease import LeaseError, ServerLease
 from .settings import ServerSettings
 
 __all__ = ["LOCK_FILE", "ClaimError", "DataDirLock", "claim"]
@@ -71,11 +71,12 @@ class DataDirLock:
 
 @contextlib.contextmanager
 def claim(settings: ServerSettings) -> Iterator[None]:
-    """Hold the data directory lock, then the database lease; :class:`ClaimError` if either is taken."""
+    """Hold the data directory lock, then the database lease; :class:`ClaimError` if either
+    is taken (or the database cannot be reached for the lease)."""
     with DataDirLock(settings.data_dir):
         try:
             lease = ServerLease(settings.database_url).acquire()
-        except LeaseHeldError as problem:
+        except LeaseError as problem:
             raise ClaimError(str(problem)) from None
         with lease:
             yield

@@ -137,7 +137,8 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
         kind = first["type"]
         if kind == "json_invalid":
             raise ProtocolError("bad_json", f"not valid JSON: {first['msg']}") from None
-        _reject_non_json_constants(text)
+        if constant := _non_json_constant(text):
+            raise ProtocolError("bad_json", f"not valid JSON: {constant} is not a JSON value") from None
         if kind in ("union_tag_invalid", "union_tag_not_found"):
             raise ProtocolError(
                 "unknown_type", f"'type' must be one of {', '.join(_TYPES)}"
@@ -146,15 +147,14 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
         raise ProtocolError("bad_message", f"{where}: {first['msg']}") from None
 
 
-def _reject_non_json_constants(text: str | bytes) -> None:
-    """``bad_json`` if the frame holds ``NaN``, ``Infinity`` or ``-Infinity``, which the
-    parser reads but JSON does not have. Only a refused frame can hold one: no field of a
-    client message takes a number that is not an integer."""
+def _non_json_constant(text: str | bytes) -> str | None:
+    """The first ``NaN``, ``Infinity`` or ``-Infinity`` in the frame, which the parser reads
+    but JSON does not have. Only a refused frame can hold one: no field of a client message
+    takes a number that is not an integer."""
     constants: list[str] = []
     with contextlib.suppress(ValueError, RecursionError):  # then the validation error stands
         json.loads(text, parse_constant=constants.append)
-    if constants:
-        raise ProtocolError("bad_json", f"not valid JSON: {constants[0]} is not a JSON value")
+    return constants[0] if constants else None
 
 
 # ---------------------------------------------------------------------------

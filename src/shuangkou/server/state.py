@@ -7,7 +7,6 @@ import logging
 import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any, TypeVar
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
@@ -70,8 +69,6 @@ class AppState:
         """Open the database, load the rooms and restore the unfinished games; returns
         (restored, voided)."""
         settings = self.settings
-        if settings.database_url.startswith("sqlite:///"):
-            Path(settings.database_url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
         self._store = await self.run_db(lambda: Store(settings.database_url))
         self._lobby = Lobby(
             self._store, self.run_db, settings.rooms_dir, settings.bot_delay, settings.seed, settings.commit_delay

@@ -22,17 +22,22 @@ from typing import Final
 
 from sqlalchemy import Connection, Engine, create_engine, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.pool import NullPool
 
 from . import StoreError
 
-__all__ = ["LEASE_CLASS", "LeaseHeldError", "ServerLease"]
+__all__ = ["LEASE_CLASS", "LeaseError", "LeaseHeldError", "ServerLease"]
 
 LEASE_CLASS: Final = 0x5348_4B53
 """First key of the advisory lock ("SHKS"); the second is derived from the schema's search path."""
 
 
-class LeaseHeldError(StoreError):
+class LeaseError(StoreError):
+    """The lease cannot be taken."""
+
+
+class LeaseHeldError(LeaseError):
     """Another server holds the lease on this database."""
 
 
@@ -40,7 +45,7 @@ class ServerLease:
     """The lease of one server on a PostgreSQL database; nothing on SQLite.
 
     ``with ServerLease(url):`` holds it; :meth:`acquire` raises :class:`LeaseHeldError` when
-    another server holds it.
+    another server holds it, :class:`LeaseError` when the database cannot be reached.
     """
 
     def __init__(self, url: str) -> None:
@@ -59,7 +64,10 @@ class ServerLease:
         :class:`LeaseHeldError` when another server holds it."""
         if self._engine is None or self._connection is not None:
             return self
-        connection = self._engine.connect()
+        try:
+            connection = self._engine.connect()
+        except OperationalError as problem:
+            raise LeaseError(f"cannot reach {self._url} to take the server's lease: {problem.orig}") from None
         deadline = time.monotonic() + wait
         try:
             search_path = connection.execute(text("select current_setting('search_path')")).scalar_one()
