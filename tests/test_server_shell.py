@@ -202,6 +202,32 @@ def test_the_banner_comes_once_the_server_answers(tmp_path: Path) -> None:
         assert f"{BANNER} http://127.0.0.1:{server.port}/" in server.log_path.read_text()
 
 
+def test_the_sqlite_lease_is_one_per_database_file(tmp_path: Path) -> None:
+    """A SQLite file's lease is a lock beside it: a second is refused naming it; released, it
+    can be taken again; an in-memory database has none."""
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    with ServerLease(url):
+        with pytest.raises(LeaseHeldError, match=f"the lock {tmp_path / 'games.db-lease'} .process {os.getpid()}"):
+            ServerLease(url).acquire()
+        with ServerLease(f"sqlite:///{tmp_path / 'other.db'}"):
+            pass
+    with ServerLease(url), ServerLease("sqlite://"), ServerLease("sqlite://"):
+        pass
+
+
+def test_two_data_dirs_on_one_sqlite_database_refuse_the_second_server(tmp_path: Path) -> None:
+    """Servers with their own data directories on one SQLite file: the second exits non-zero
+    naming the database's lease."""
+    url = f"sqlite:///{tmp_path / 'shared' / 'games.db'}"
+    with ServerProcess(tmp_path / "first", url) as first:
+        second = ServerProcess(tmp_path / "second", url)
+        with pytest.raises(RuntimeError, match="exited with 2") as refused_start:
+            second.start()
+        assert f"another server holds the lease on {url}" in str(refused_start.value)
+        assert f"process {first.pid}" in str(refused_start.value)
+        assert first.get("/healthz")["status"] == "ok"
+
+
 @pytest.fixture
 def pg_database() -> Any:
     """A throwaway PostgreSQL database (skips without SHUANGKOU_TEST_PG_URL)."""

@@ -1,36 +1,40 @@
-"""The server lease: one game server at a time per PostgreSQL schema.
+"""The server lease: one game server at a time per database.
 
 A server restores and runs every unfinished game of its database, so two servers on one
-database would both run the same games. On PostgreSQL the lease is a session-level
-advisory lock, held on a connection of its own for as long as the server runs: a second
-server asks for it, is refused at once and does not start. PostgreSQL drops the lock
-when that connection ends, also when the process dies.
+database would both run the same games. The lease is held for as long as the server runs;
+a second server asks for it, is refused and does not start. It ends with its holder,
+however the process ends.
 
-The lease covers the whole schema. It is meant to be replaced by finer leases (per table)
-when several servers share one database; nothing else depends on it.
+- PostgreSQL: a session-level advisory lock (keys :data:`LEASE_CLASS` and a CRC-32 of the
+  connection's ``search_path``: one lease per schema) on a connection of its own.
+- SQLite file: an exclusive ``flock`` on the file ``DATABASE-lease`` beside the database.
+- SQLite in memory: no lease (nothing outlives the process).
 
-SQLite needs no lease here: its database lives in the server's data directory, which the
-server locks (``shuangkou.server.datalock``).
+The lease covers the whole database. It is meant to be replaced by finer leases (per
+table) when several servers share one database; nothing else depends on it.
 """
 
 from __future__ import annotations
 
+import fcntl
+import os
 import time
 import zlib
+from pathlib import Path
 from types import TracebackType
 from typing import Final
 
 from sqlalchemy import Connection, Engine, create_engine, text
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.pool import NullPool
 
 from . import StoreError
 
-__all__ = ["LEASE_CLASS", "LeaseError", "LeaseHeldError", "ServerLease"]
+__all__ = ["LEASE_CLASS", "FileLock", "LeaseError", "LeaseHeldError", "ServerLease"]
 
 LEASE_CLASS: Final = 0x5348_4B53
-"""First key of the advisory lock ("SHKS"); the second is derived from the schema's search path."""
+"""First key of the PostgreSQL advisory lock ("SHKS"); the second is derived from the search path."""
 
 
 class LeaseError(StoreError):
@@ -41,8 +45,46 @@ class LeaseHeldError(LeaseError):
     """Another server holds the lease on this database."""
 
 
+class FileLock:
+    """An exclusive ``flock`` on a file (created if needed) that holds its holder's process id."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fd: int | None = None
+
+    def acquire(self) -> bool:
+        """Take the lock; False when another process holds it (see :attr:`holder`)."""
+        if self._fd is not None:
+            return True
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            return False
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self._fd = fd
+        return True
+
+    @property
+    def holder(self) -> str:
+        """The process id written by the holder of the lock ("unknown" if none)."""
+        try:
+            return self.path.read_text().strip() or "unknown"
+        except OSError:
+            return "unknown"
+
+    def release(self) -> None:
+        """Release the lock (the file stays: removing it would race with a process taking it)."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
 class ServerLease:
-    """The lease of one server on a PostgreSQL database; nothing on SQLite.
+    """The lease of one server on its database.
 
     ``with ServerLease(url):`` holds it; :meth:`acquire` raises :class:`LeaseHeldError` when
     another server holds it, :class:`LeaseError` when the database cannot be reached.
@@ -52,20 +94,30 @@ class ServerLease:
         parsed = make_url(url)
         if parsed.drivername == "postgresql":
             parsed = parsed.set(drivername="postgresql+psycopg")
+        self._url = parsed.render_as_string(hide_password=True)
         self._engine: Engine | None = None
+        self._connection: Connection | None = None
+        self._file: FileLock | None = None
         if parsed.get_backend_name() == "postgresql":
             self._engine = create_engine(parsed, poolclass=NullPool, isolation_level="AUTOCOMMIT")
-        self._url = parsed.render_as_string(hide_password=True)
-        self._connection: Connection | None = None
+        elif _is_sqlite_file(parsed):
+            self._file = FileLock(Path(f"{parsed.database}-lease"))
 
     def acquire(self, wait: float = 3.0) -> ServerLease:
-        """Take the lease, trying for up to ``wait`` seconds (a server that just died may
-        still hold it until PostgreSQL sees its connection close); raises
-        :class:`LeaseHeldError` when another server holds it."""
-        if self._engine is None or self._connection is not None:
-            return self
+        """Take the lease; on PostgreSQL, try for up to ``wait`` seconds (a server that just
+        died may hold it until PostgreSQL sees its connection close)."""
+        if self._file is not None and not self._file.acquire():
+            raise LeaseHeldError(
+                f"another server holds the lease on {self._url}: the lock {self._file.path} "
+                f"(process {self._file.holder}); stop that server first"
+            )
+        if self._engine is not None and self._connection is None:
+            self._connection = self._advisory_lock(self._engine, wait)
+        return self
+
+    def _advisory_lock(self, engine: Engine, wait: float) -> Connection:
         try:
-            connection = self._engine.connect()
+            connection = engine.connect()
         except OperationalError as problem:
             raise LeaseError(f"cannot reach {self._url} to take the server's lease: {problem.orig}") from None
         deadline = time.monotonic() + wait
@@ -84,8 +136,7 @@ class ServerLease:
                 f"another server holds the lease on {self._url} (search path {search_path}): "
                 f"PostgreSQL advisory lock ({LEASE_CLASS}, {key}); stop that server first"
             )
-        self._connection = connection
-        return self
+        return connection
 
     def release(self) -> None:
         """Give the lease back (closing its connection ends the advisory lock)."""
@@ -94,6 +145,8 @@ class ServerLease:
             self._connection = None
         if self._engine is not None:
             self._engine.dispose()
+        if self._file is not None:
+            self._file.release()
 
     def __enter__(self) -> ServerLease:
         return self.acquire()
@@ -102,6 +155,15 @@ class ServerLease:
         self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
     ) -> None:
         self.release()
+
+
+def _is_sqlite_file(url: URL) -> bool:
+    """A SQLite database in a file of its own (not in memory, not a ``file:`` URI)."""
+    database = url.database or ""
+    return (
+        url.get_backend_name() == "sqlite" and database not in ("", ":memory:")
+        and not database.startswith("file:") and url.query.get("mode") != "memory"
+    )
 
 
 def _signed32(value: int) -> int:
