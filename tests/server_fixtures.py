@@ -34,6 +34,7 @@ from sqlalchemy import URL
 
 from shuangkou.server.app import ServerSettings, create_app
 from shuangkou.server.client import Client
+from shuangkou.server.protocol import MAX_TRANSPORT_FRAME_BYTES
 
 __all__ = [
     "OPERATOR_TOKEN",
@@ -61,7 +62,7 @@ __all__ = [
 
 T = TypeVar("T")
 OPERATOR_TOKEN = "operator-secret"
-WS_MAX_SIZE = 65536  # as `shuangkou serve` runs uvicorn
+WS_MAX_SIZE = MAX_TRANSPORT_FRAME_BYTES  # as `shuangkou serve` runs uvicorn
 
 # Room files: every timer a test does not wait for is long, every timer it waits for short.
 ROOMS: dict[str, str] = {

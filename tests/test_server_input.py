@@ -400,7 +400,7 @@ def test_operator_api_without_a_configured_token_refuses_everyone(start_server: 
 
 
 def test_bad_operator_requests(server: RunningServer) -> None:
-    """Each bad operator request: 400 (404 for an unknown account) with a precise code, nothing changed."""
+    """Each bad operator request: 400 (404 for an unknown account or game) with a precise code, nothing changed."""
 
     async def scenario() -> None:
         ana = await server.player("Ana")
@@ -421,7 +421,7 @@ def test_bad_operator_requests(server: RunningServer) -> None:
             ("POST", "grant", grant(edition="gold"), 400, "refused"),
             ("POST", "grant", grant(edition="wealth", delta=-10**9), 400, "refused"),
             ("POST", "grant", grant(delta=0), 400, "refused"),
-            ("GET", "games/nope", None, 400, "unknown_game"),
+            ("GET", "games/nope", None, 404, "unknown_game"),
             ("POST", "rooms/nowhere/close", None, 400, "unknown_room"),
             ("GET", "ledger?account=abc", None, 400, "bad_message"),
             ("POST", "grant", grant(account=2**70), 400, "bad_message"),  # beyond a 64-bit column

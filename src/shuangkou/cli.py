@@ -438,14 +438,16 @@ def add_serve(subparsers: Subparsers) -> None:
 def run_serve(args: argparse.Namespace) -> int:
     import os
 
-    from .server.app import ServerSettings, configure_logging, serve
+    from .server.app import ServerSettings, StartError, serve
+    from .server.logs import configure_logging
+    from .server.settings import database_url_in
 
     data_dir = Path(args.data_dir)
     rooms = Path(args.rooms) if args.rooms else None
     if rooms is not None and not rooms.is_dir():
         raise CommandError(f"--rooms: {rooms} is not a directory")
     settings = ServerSettings(
-        database_url=args.database_url or f"sqlite:///{data_dir / 'shuangkou.db'}",
+        database_url=args.database_url or database_url_in(data_dir),
         rooms_dir=rooms,
         data_dir=data_dir,
         operator_token=args.operator_token or os.environ.get("SHUANGKOU_OPERATOR_TOKEN"),
@@ -455,8 +457,14 @@ def run_serve(args: argparse.Namespace) -> int:
         ws_deflate=args.ws_deflate,
     )
     configure_logging()
-    print(f"Shuangkou is running at http://{args.host}:{args.port}/  (Ctrl+C stops it)", flush=True)
-    serve(settings, args.host, args.port)
+
+    def announce() -> None:
+        print(f"Shuangkou is running at http://{args.host}:{args.port}/  (Ctrl+C stops it)", flush=True)
+
+    try:
+        serve(settings, args.host, args.port, on_ready=announce)
+    except StartError as problem:
+        raise CommandError(str(problem)) from None
     return EXIT_OK
 
 
@@ -483,11 +491,12 @@ def add_replay(subparsers: Subparsers) -> None:
 
 def run_replay(args: argparse.Namespace) -> int:
     from .server.replay import check_game
+    from .server.settings import DATABASE_FILE
     from .store import Store
 
     url = args.database_url
     if url is None:
-        path = Path(args.data_dir) / "shuangkou.db"
+        path = Path(args.data_dir) / DATABASE_FILE
         if not path.is_file():
             raise CommandError(f"--data-dir: no database {path}")
         url = f"sqlite:///{path}"

@@ -52,6 +52,13 @@ class Connection:
         if not self.closed:
             self.send_json(orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode())
 
+    def send_refusal(self, message: dict[str, Any]) -> None:
+        """Queue the reply to a refused message, unless the queue is half full: then it is
+        dropped, so that a client flooding the server never fills its own queue with
+        refusals (and is never closed as too slow for them)."""
+        if self.queue.qsize() < self.queue.maxsize // 2:
+            self.send(message)
+
     def send_json(self, text: str) -> None:
         """Queue a message already encoded as JSON text."""
         if self.closed:

@@ -7,6 +7,8 @@ built by the tables. ``docs/protocol.md`` documents both, and
 
 from __future__ import annotations
 
+import contextlib
+import json
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -16,6 +18,7 @@ from ..errors import ErrorBody, ErrorCode, Refusal
 
 __all__ = [
     "MAX_FRAME_BYTES",
+    "MAX_TRANSPORT_FRAME_BYTES",
     "ClientMessage",
     "ErrorMessage",
     "ProtocolError",
@@ -25,6 +28,11 @@ __all__ = [
 ]
 
 MAX_FRAME_BYTES = 8192
+"""The largest message the server reads; a longer frame is refused with ``too_large``."""
+
+MAX_TRANSPORT_FRAME_BYTES = 1024 * 1024
+"""The largest frame the web server accepts at all: a longer one closes the connection
+(code 1009) before the server sees it."""
 
 
 class ProtocolError(Refusal, ValueError):
@@ -129,12 +137,24 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
         kind = first["type"]
         if kind == "json_invalid":
             raise ProtocolError("bad_json", f"not valid JSON: {first['msg']}") from None
+        if constant := _non_json_constant(text):
+            raise ProtocolError("bad_json", f"not valid JSON: {constant} is not a JSON value") from None
         if kind in ("union_tag_invalid", "union_tag_not_found"):
             raise ProtocolError(
                 "unknown_type", f"'type' must be one of {', '.join(_TYPES)}"
             ) from None
         where = ".".join(str(part) for part in first["loc"][1:]) or "message"
         raise ProtocolError("bad_message", f"{where}: {first['msg']}") from None
+
+
+def _non_json_constant(text: str | bytes) -> str | None:
+    """The first ``NaN``, ``Infinity`` or ``-Infinity`` in the frame, which the parser reads
+    but JSON does not have. Only a refused frame can hold one: no field of a client message
+    takes a number that is not an integer."""
+    constants: list[str] = []
+    with contextlib.suppress(ValueError, RecursionError):  # then the validation error stands
+        json.loads(text, parse_constant=constants.append)
+    return constants[0] if constants else None
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,243 @@
+"""The HTTP API: public endpoints (guest accounts, rooms, health, metrics) and the
+operator API under ``/api/admin`` (docs/server.md)."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeGuard
+
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..errors import ErrorCode
+from ..store import InvalidNameError, StoredGame, StoreError, UnknownAccountError
+from . import protocol as p
+from .lobby import LobbyError
+from .metrics import METRICS
+from .state import account_json, app_state
+
+__all__ = ["routes"]
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+class NotFound(LobbyError):
+    """The request names something that does not exist (HTTP 404)."""
+
+
+def refuse(code: ErrorCode, message: str, status: int) -> JSONResponse:
+    """An error response, counted in the metrics."""
+    METRICS.errors.labels(code).inc()
+    return JSONResponse(p.error(code, message), status_code=status)
+
+
+async def body(request: Request) -> dict[str, Any]:
+    """The request's JSON object; :class:`LobbyError` ``bad_json`` or ``bad_message`` otherwise."""
+    try:
+        data = await request.json()
+    except ValueError:
+        raise LobbyError("bad_json", "the request body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise LobbyError("bad_message", "the request body must be a JSON object")
+    return data
+
+
+# -- public -----------------------------------------------------------------------------
+
+
+async def guest(request: Request) -> Response:
+    """Create a guest account: its session token and the account."""
+    server = app_state(request)
+    try:
+        data = await body(request)
+        name = data.get("name")
+        if not isinstance(name, str):
+            return refuse("bad_name", "'name' must be a string", 400)
+        balances = server.lobby.starting_balances()
+        account = await server.run_db(lambda: server.store.create_guest(name, balances))
+    except LobbyError as problem:
+        return refuse(problem.code, problem.message, 400)
+    except InvalidNameError as problem:
+        return refuse("bad_name", str(problem), 400)
+    return JSONResponse({"token": server.make_token(account), "account": account_json(account)})
+
+
+async def me(request: Request) -> Response:
+    """The session's account, with its level in each room's edition."""
+    server = app_state(request)
+    try:
+        account = await server.account_from_token(_bearer(request))
+    except LobbyError as problem:
+        return refuse(problem.code, problem.message, 401)
+    data = account_json(account)
+    data["levels"] = {
+        room.config.edition: room.config.level_for(account.balances.get(room.config.edition, 0)).level
+        for room in server.lobby.rooms.values()
+    }
+    return JSONResponse(data)
+
+
+async def rooms(request: Request) -> Response:
+    """The rooms and their tables."""
+    return JSONResponse({"rooms": app_state(request).lobby.summary()})
+
+
+async def healthz(request: Request) -> Response:
+    """Liveness: the number of tables and whether the server still seats players."""
+    lobby = app_state(request).lobby
+    return JSONResponse({"status": "ok", "tables": len(lobby.tables), "accepting": lobby.accepting})
+
+
+async def metrics(request: Request) -> Response:
+    """Prometheus metrics."""
+    return Response(generate_latest(METRICS.registry), media_type=CONTENT_TYPE_LATEST)
+
+
+# -- operator ---------------------------------------------------------------------------
+
+
+def operator(handler: Handler) -> Handler:
+    """``handler`` for operators only; its refusals become error responses."""
+
+    async def guarded(request: Request) -> Response:
+        token = _bearer(request)
+        expected = app_state(request).settings.operator_token
+        if not expected or not token or not secrets.compare_digest(token, expected):
+            return refuse("not_operator", "an operator token is needed (Authorization: Bearer ...)", 401)
+        try:
+            return await handler(request)
+        except NotFound as problem:
+            return refuse(problem.code, problem.message, 404)
+        except LobbyError as problem:
+            return refuse(problem.code, problem.message, 400)
+        except UnknownAccountError as problem:
+            return refuse("unknown_account", str(problem), 404)
+        except (StoreError, ValueError) as problem:
+            return refuse("refused", str(problem), 400)
+
+    return guarded
+
+
+async def list_accounts(request: Request) -> Response:
+    """Accounts by id, house accounts first."""
+    server = app_state(request)
+    limit, offset = _paging(request)
+    accounts = await server.run_db(lambda: server.store.list_accounts(limit, offset))
+    return JSONResponse({"accounts": [account_json(a) | {"kind": a.kind} for a in accounts]})
+
+
+async def grant(request: Request) -> Response:
+    """Grant or deduct a balance: one ledger row."""
+    server = app_state(request)
+    data = await body(request)
+    account_id, edition, delta, reason = (data.get(k) for k in ("account", "edition", "delta", "reason"))
+    if not (_is_int(account_id) and isinstance(edition, str) and _is_int(delta)
+            and isinstance(reason, str) and reason):
+        raise LobbyError("bad_message", "grant needs integer 'account', 'edition', integer 'delta', 'reason'")
+    allow_negative = any(
+        r.config.allow_negative for r in server.lobby.rooms.values() if r.config.edition == edition
+    )
+    entry = await server.run_db(
+        lambda: server.store.grant(account_id, edition, delta, reason, "operator", allow_negative)
+    )
+    return JSONResponse({"entry": entry.to_dict()})
+
+
+async def ledger(request: Request) -> Response:
+    """Ledger entries, newest first, of one account and/or one game."""
+    server = app_state(request)
+    limit, offset = _paging(request)
+    account = request.query_params.get("account")
+    game_id = request.query_params.get("game")
+    account_id = int(account) if account is not None and account.isdigit() else None
+    if account is not None and not _is_int(account_id):
+        raise LobbyError("bad_message", f"'account' must be an account id, not {account!r}")
+    entries = await server.run_db(lambda: server.store.ledger(account_id, game_id, limit, offset))
+    return JSONResponse({"entries": [e.to_dict() for e in entries]})
+
+
+async def games(request: Request) -> Response:
+    """Games, newest first, optionally of one status."""
+    server = app_state(request)
+    limit, offset = _paging(request)
+    status = request.query_params.get("status")
+    found = await server.run_db(lambda: server.store.list_games(limit, offset, status))
+    return JSONResponse({"games": [_game_json(g, False) for g in found]})
+
+
+async def game(request: Request) -> Response:
+    """One game with its configuration, record, settlement and actions; 404 ``unknown_game``."""
+    server = app_state(request)
+    game_id = request.path_params["game_id"]
+    found = await server.run_db(lambda: server.store.get_game(game_id))
+    if found is None:
+        raise NotFound("unknown_game", f"no game {game_id!r}")
+    return JSONResponse(_game_json(found, True))
+
+
+async def reload_rooms(request: Request) -> Response:
+    """Read every room file again."""
+    return JSONResponse(app_state(request).lobby.reload_rooms())
+
+
+async def close_room(request: Request) -> Response:
+    """Stop seating in a room."""
+    app_state(request).lobby.close_room(request.path_params["name"])
+    return JSONResponse({"closed": request.path_params["name"]})
+
+
+def routes() -> list[Route]:
+    """The HTTP routes."""
+    return [
+        Route("/api/guest", guest, methods=["POST"]),
+        Route("/api/me", me),
+        Route("/api/rooms", rooms),
+        Route("/api/admin/accounts", operator(list_accounts)),
+        Route("/api/admin/grant", operator(grant), methods=["POST"]),
+        Route("/api/admin/ledger", operator(ledger)),
+        Route("/api/admin/games", operator(games)),
+        Route("/api/admin/games/{game_id}", operator(game)),
+        Route("/api/admin/rooms/reload", operator(reload_rooms), methods=["POST"]),
+        Route("/api/admin/rooms/{name}/close", operator(close_room), methods=["POST"]),
+        Route("/healthz", healthz),
+        Route("/metrics", metrics),
+    ]
+
+
+def _is_int(value: object) -> TypeGuard[int]:
+    """An integer that fits the database's 64-bit columns (and not a boolean)."""
+    return isinstance(value, int) and not isinstance(value, bool) and -(2**63) <= value < 2**63
+
+
+def _bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    return header[7:].strip() if header.lower().startswith("bearer ") else None
+
+
+def _paging(request: Request) -> tuple[int, int]:
+    def number(name: str, default: int, ceiling: int) -> int:
+        text = request.query_params.get(name, "")
+        return min(int(text), ceiling) if text.isdigit() else default
+
+    return number("limit", 100, 1000), number("offset", 0, 10**9)
+
+
+def _game_json(stored: StoredGame, full: bool) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": stored.game_id,
+        "room": stored.room,
+        "status": stored.status,
+        "void_reason": stored.void_reason,
+        "created_at": stored.created_at.isoformat(),
+        "updated_at": stored.updated_at.isoformat(),
+    }
+    if full:
+        data["config"] = json.loads(stored.config_json)
+        data["record"] = json.loads(stored.record_json) if stored.record_json else None
+        data["settlement"] = json.loads(stored.settlement_json) if stored.settlement_json else None
+        data["actions"] = [json.loads(a.action_json) for a in stored.actions]
+    return data

@@ -1,0 +1,40 @@
+"""What ``shuangkou serve`` can set, in one place."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Final
+
+from sqlalchemy.engine import make_url
+
+from ..store import DEFAULT_DATABASE_URL
+
+__all__ = ["DATABASE_FILE", "ServerSettings", "database_url_in"]
+
+DATABASE_FILE: Final = PurePosixPath(make_url(DEFAULT_DATABASE_URL).database or "").name
+"""The SQLite file of the default database (:data:`shuangkou.store.DEFAULT_DATABASE_URL`)."""
+
+
+def database_url_in(data_dir: Path) -> str:
+    """The default database, in ``data_dir``."""
+    return f"sqlite:///{data_dir / DATABASE_FILE}"
+
+
+@dataclass
+class ServerSettings:
+    """Everything ``shuangkou serve`` can set."""
+
+    database_url: str = DEFAULT_DATABASE_URL
+    rooms_dir: Path | None = None
+    data_dir: Path = Path("data")
+    operator_token: str | None = None
+    secret: str | None = None
+    bot_delay: float = 0.6
+    commit_delay: float = 0.0  # seconds a batch of game actions waits for more before its commit
+    seed: int | None = None  # tests and demos only: deal game n with seed + n instead of a secure shuffle
+    token_max_age: int = 30 * 24 * 3600
+    rate: float = 20.0
+    burst: float = 40.0
+    tune_gc: bool = False  # set by serve(): a process of its own may tune the garbage collector
+    ws_deflate: bool = False  # per-message compression: less bandwidth, much more CPU and memory per socket
