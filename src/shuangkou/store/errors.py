@@ -14,6 +14,8 @@ __all__ = [
     "InvalidNameError",
     "InvalidTypeError",
     "InvalidValueError",
+    "LeaseError",
+    "LeaseHeldError",
     "StoreError",
     "UnknownAccountError",
     "UnknownGameError",
@@ -63,3 +65,11 @@ class DuplicateActionError(StoreError):
 
 class GameStateError(StoreError):
     """The game is not in a state that allows the request (e.g. appending to a finished game)."""
+
+
+class LeaseError(StoreError):
+    """The server's lease on its database cannot be taken."""
+
+
+class LeaseHeldError(LeaseError):
+    """Another server holds the lease on this database."""

@@ -29,20 +29,12 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.pool import NullPool
 
-from . import StoreError
+from .errors import LeaseError, LeaseHeldError
 
 __all__ = ["LEASE_CLASS", "FileLock", "LeaseError", "LeaseHeldError", "ServerLease"]
 
 LEASE_CLASS: Final = 0x5348_4B53
 """First key of the PostgreSQL advisory lock ("SHKS"); the second is derived from the search path."""
-
-
-class LeaseError(StoreError):
-    """The lease cannot be taken."""
-
-
-class LeaseHeldError(LeaseError):
-    """Another server holds the lease on this database."""
 
 
 class FileLock:
