@@ -390,7 +390,7 @@ class Game:
         """The seat's hand as counts per rank slot."""
         hand = self.hands[seat]
         cached = self._counts[seat]
-        if cached is not None and cached[0] == len(hand):  # hands only ever shrink
+        if cached is not None and cached[0] == len(hand):  # hands only shrink (undo clears this)
             return cached[1]
         counts = [0] * NUM_SLOTS
         for card in hand:
