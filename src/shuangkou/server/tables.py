@@ -21,7 +21,7 @@ from typing import Any, Literal, TypeVar
 
 import orjson
 
-from ..bots import Bot, GreedyBot
+from ..bots import Bot, GreedyBot, bot_action
 from ..config import RoomConfig, config_from_dict
 from ..errors import ErrorCode
 from ..game import (
@@ -37,7 +37,6 @@ from ..game import (
     Timeout,
     action_to_dict,
 )
-from ..simulate import bot_action
 from ..store import Account, Store, StoredGame
 from . import protocol as p
 from .connection import Connection
