@@ -82,7 +82,8 @@ def _combo(kind: Kind, length: int, top: int, phase: int, cards: Counts, reading
 
 
 def ref_all_readings(cards: Counts, rules: Rules = DEFAULT_RULES) -> list[Combo]:
-    """Every reading of the cards under every joker substitution (R5)."""
+    """Every reading of the cards under every joker substitution (R5), with only the
+    jokers that ``rules.wild_jokers`` makes wild standing for other ranks (C3.1)."""
     naturals = {slot + 3: count for slot, count in enumerate(cards[:13]) if count}
     small, big = cards[13], cards[14]
     jokers = small + big
@@ -92,10 +93,13 @@ def ref_all_readings(cards: Counts, rules: Rules = DEFAULT_RULES) -> list[Combo]
         if jokers == 2 and (small == 2 or big == 2):
             rank = SJ if small else BJ
             return [_combo(Kind.PAIR, 1, rank, 0, cards, {rank: 2})]
-        if jokers in (3, 4):
+        if jokers == 4 or (jokers == 3 and rules.three_joker_bomb):  # R4.2, R4.3, C3.1
             reading = {rank: count for rank, count in ((SJ, small), (BJ, big)) if count}
             return [_combo(Kind.JOKER_BOMB, 1, BJ if big else SJ, 6 if jokers == 3 else 7, cards, reading)]
         return []
+    face_value = {"all": 0, "big": small, "none": jokers}[rules.wild_jokers]
+    if face_value:
+        return []  # a joker that is not wild reads only as itself, alone among jokers (C3.1)
     found = []
     for substitution in combinations_with_replacement(RANKS_3_TO_2, jokers):
         reading = dict(naturals)
@@ -108,8 +112,13 @@ def ref_all_readings(cards: Counts, rules: Rules = DEFAULT_RULES) -> list[Combo]
 
 
 def _strength(combo: Combo, rules: Rules) -> tuple[int, ...]:
+    """R5.3: the strongest reading by R6. Two serial readings of one set can be equal by
+    R6.3 (`QQQQ KKKK AAAA 2222` and four jokers: 5-phase 4-serial Q-2 or 4-phase 5-serial
+    J-2, both phase 9, 20 cards, top 2); then the one with more cards per rank, as R5.4
+    prefers triple runs to pair runs to straights."""
     if combo.kind.is_bomb:
-        return (1, *bomb_order(combo.kind, combo.length, combo.top, combo.phase, rules))
+        per_rank = combo.phase - combo.length if combo.kind is Kind.SERIAL_BOMB else 0
+        return (1, *bomb_order(combo.kind, combo.length, combo.top, combo.phase, rules), per_rank)
     return (0, combo.top)
 
 

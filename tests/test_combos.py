@@ -976,3 +976,149 @@ def test_rules_from_strings_and_with_settings() -> None:
         DEFAULT_RULES.with_settings({"wild_twos": True})
     with pytest.raises(RulesError, match="expected key=value"):
         Rules.from_strings(["serial_bomb_two"])
+
+
+# ---------------------------------------------------------------------------
+# Sets with several serial-bomb readings (R5.3, R6.3, R6.4)
+
+FOUR_RANKS_FOUR_JOKERS = "8888 9999 10 10 10 10 JJJJ SJ SJ BJ BJ"
+IRREGULAR_FOUR_BY_FIVE = "33334444555566667777 7"  # 4-phase 5-serial 3-7 and a fifth 7 (R4.5)
+
+
+def test_R5_3_set_with_several_serial_readings_leads_as_the_strongest() -> None:
+    """R4.4, R5.3, R6.3: `8888 9999 10101010 JJJJ` and four jokers is the 5-phase 4-serial
+    8-J, the 4-phase 5-serial 7-J or the 4-phase 5-serial 8-Q, all phase 9 and 20 cards
+    (R6.5); the highest top, Q, is the strongest."""
+    combo = classify(FOUR_RANKS_FOUR_JOKERS)
+    assert (combo.kind, combo.phase, combo.length, combo.top) == (Kind.SERIAL_BOMB, 9, 5, 12)
+    assert combo.reading == parse_counts("8888 9999 10 10 10 10 JJJJ QQQQ")
+    assert combo.is_regular
+
+
+def test_R5_3_R6_4_follow_takes_the_strongest_serial_reading_that_beats() -> None:
+    """R5.3 exception, R6.4: on the irregular 4-phase 5-serial 3-7 (21 cards) the strongest
+    reading, a 4-phase 5-serial, is equal to it and does not beat; the 5-phase 4-serial 8-J
+    (phase 9, 20 cards, top J above 7, R6.5) does, and is the reading taken."""
+    table = classify(IRREGULAR_FOUR_BY_FIVE)
+    assert (table.kind, table.phase, table.length, table.top, table.size) == (Kind.SERIAL_BOMB, 9, 5, 7, 21)
+    assert not table.is_regular
+    assert not beats(classify(FOUR_RANKS_FOUR_JOKERS), table)
+    follow = classify(FOUR_RANKS_FOUR_JOKERS, table)
+    assert (follow.phase, follow.length, follow.top) == (9, 4, 11)
+    assert follow.reading == parse_counts("88888 99999 10 10 10 10 10 JJJJJ")
+    assert beats(follow, table) and ref_beats(follow, table)
+    assert readings(FOUR_RANKS_FOUR_JOKERS, table) == [follow]
+    reference = ref_playable(parse_counts(FOUR_RANKS_FOUR_JOKERS), table)
+    assert [(c.kind, c.phase, c.length, c.top) for c in reference] == [(Kind.SERIAL_BOMB, 9, 4, 11)]
+
+
+def test_R5_3_R6_4_follow_on_a_regular_table_keeps_the_strongest_reading() -> None:
+    """R6.3: on the regular 4-phase 5-serial 7-J the strongest reading (8-Q, top Q) beats."""
+    follow = classify(FOUR_RANKS_FOUR_JOKERS, "7777 8888 9999 10 10 10 10 JJJJ")
+    assert (follow.phase, follow.length, follow.top) == (9, 5, 12)
+
+
+def test_R5_3_no_serial_reading_beats_a_stronger_table() -> None:
+    """R6.3: nothing of phase 9 and 20 cards beats the 4-phase 5-serial 10-A; the strongest
+    reading is returned, and does not beat."""
+    table = classify("10 10 10 10 JJJJ QQQQ KKKK AAAA")
+    combo = classify(FOUR_RANKS_FOUR_JOKERS, table)
+    assert (combo.length, combo.top) == (5, 12)
+    assert not beats(combo, table)
+    assert readings(FOUR_RANKS_FOUR_JOKERS, table) == []
+
+
+def test_R5_3_equally_strong_serial_readings_take_more_cards_per_rank() -> None:
+    """R5.3, R6.3, R4.6 variant: `QQQQ KKKK AAAA 2222` and four jokers is the 5-phase 4-serial
+    Q-2 or the 4-phase 5-serial J-2: both phase 9, 20 cards, top 2, so equal by R6.3. As
+    R5.4 prefers a triple run to a pair run to a straight, the reading with more cards per
+    rank is taken: 5-phase 4-serial. The reference agrees."""
+    cards = "QQQQ KKKK AAAA 2222 SJ SJ BJ BJ"
+    combo = classify(cards, rules=TWO_IN_SERIAL)
+    assert (combo.phase, combo.length, combo.top) == (9, 4, 15)
+    assert combo.reading == parse_counts("QQQQQ KKKKK AAAAA 22222")
+    reference = ref_playable(parse_counts(cards), None, TWO_IN_SERIAL)
+    assert [(c.phase, c.length, c.top) for c in reference] == [(9, 4, 15)]
+
+
+# ---------------------------------------------------------------------------
+# C3.1 wild-joker and three-joker-bomb variants
+
+NO_WILD = Rules(wild_jokers="none")
+BIG_WILD = Rules(wild_jokers="big")
+NO_THREE_JOKERS = Rules(three_joker_bomb=False)
+CLASSIC = Rules(wild_jokers="none", three_joker_bomb=False)
+
+
+def test_C3_1_rush_defaults_all_jokers_wild_and_three_joker_bomb() -> None:
+    """R4.2, R5.2: the two-player game keeps every joker wild and the three-joker bomb."""
+    assert (DEFAULT_RULES.wild_jokers, DEFAULT_RULES.three_joker_bomb) == ("all", True)
+    assert Rules(wild_jokers="all", three_joker_bomb=True) == DEFAULT_RULES
+
+
+@pytest.mark.parametrize("text", ["444 BJ", "444 SJ", "33445 BJ", "5678 SJ", "4444 SJ", "44 SJ BJ"])
+def test_C3_1_wild_jokers_none_jokers_never_join_other_ranks(text: str) -> None:
+    """C3.1 `wild_jokers = "none"`: a joker is never wild, so with other ranks it is no
+    combination; `444 BJ` reads no bomb. The reason names the setting."""
+    reason = invalid(text, NO_WILD)
+    assert 'wild_jokers = "none"' in reason and "C3.1" in reason
+    assert ref_playable(parse_counts(text), None, NO_WILD) == []
+
+
+def test_C3_1_wild_jokers_none_keeps_joker_only_sets_at_face_value() -> None:
+    """C3.1, R5.1: jokers alone still read at face value, three- and four-joker bombs too."""
+    assert read("BJ", NO_WILD) == "single BJ"
+    assert read("SJ SJ", NO_WILD) == "pair SJ SJ"
+    assert classify("SJ SJ BJ", rules=NO_WILD).phase == 6
+    assert classify("SJ SJ BJ BJ", rules=NO_WILD).phase == 7
+    assert read("4444", NO_WILD) == "bomb 4 4 4 4 phase 4"
+
+
+def test_C3_1_wild_jokers_big_only_big_jokers_stand_in() -> None:
+    """C3.1 `wild_jokers = "big"`: big jokers are wild (R5.2-R5.5), small jokers are not."""
+    assert read("444 BJ", BIG_WILD) == "bomb 4 4 4 4 phase 4"
+    assert read("33445 BJ", BIG_WILD) == "pair_run 3 3 4 4 5 5"
+    assert read("5678 BJ", BIG_WILD) == "straight 5 6 7 8 9"
+    assert classify("4444 BJ BJ", rules=BIG_WILD).phase == 6
+    for text in ("444 SJ", "5678 SJ", "444 SJ BJ", "4444 SJ"):
+        reason = invalid(text, BIG_WILD)
+        assert 'wild_jokers = "big"' in reason and "only big jokers" in reason
+    assert classify("SJ SJ BJ", rules=BIG_WILD).kind is Kind.JOKER_BOMB  # R5.1
+
+
+def test_C3_1_big_wild_jokers_fill_serial_bombs() -> None:
+    """C3.1, R5.5: with `wild_jokers = "big"` big jokers fill a serial bomb, small ones cannot."""
+    combo = classify("33334444555 BJ", rules=BIG_WILD)
+    assert (combo.kind, combo.phase, combo.length) == (Kind.SERIAL_BOMB, 7, 3)
+    with pytest.raises(InvalidCombination):
+        classify("33334444555 SJ", rules=BIG_WILD)
+
+
+def test_C3_1_three_joker_bomb_false_three_jokers_are_nothing() -> None:
+    """C3.1 `three_joker_bomb = false`: three jokers are no combination (R4.2 off); four
+    jokers stay the four-joker bomb (R4.3), and jokers still fill N-bombs (R5.5)."""
+    for text in ("SJ SJ BJ", "SJ BJ BJ"):
+        reason = invalid(text, NO_THREE_JOKERS)
+        assert "three_joker_bomb = false" in reason and "C3.1" in reason
+        assert ref_playable(parse_counts(text), None, NO_THREE_JOKERS) == []
+    assert classify("SJ SJ BJ BJ", rules=NO_THREE_JOKERS).phase == 7
+    assert classify("44 SJ BJ", rules=NO_THREE_JOKERS).phase == 4
+
+
+def test_C3_1_classic_settings_read_and_compare() -> None:
+    """C3.1 classic (`"none"`, false): natural bombs and the four-joker bomb as in R6."""
+    assert wins("SJ SJ BJ BJ", "7777777", Rules(wild_jokers="none", three_joker_bomb=False,
+                                               four_joker_bomb="largest"))
+    assert not wins("SJ SJ BJ BJ", "7777777", CLASSIC)
+    assert wins("444455556666", "SJ SJ BJ BJ", CLASSIC)
+    assert invalid("SJ SJ BJ", CLASSIC) and invalid("3 SJ", CLASSIC)
+
+
+def test_C3_1_rules_reject_bad_variant_values() -> None:
+    """C3.1: the two variants accept only their values, with the values named."""
+    with pytest.raises(RulesError, match="wild_jokers must be 'none', 'big' or 'all', not 'small'"):
+        Rules(wild_jokers="small")  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="three_joker_bomb must be true or false, not 'no'"):
+        Rules(three_joker_bomb="no")  # type: ignore[arg-type]
+    assert Rules.from_strings(["wild_jokers=big", "three_joker_bomb=false"]) == Rules(
+        wild_jokers="big", three_joker_bomb=False)

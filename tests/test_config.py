@@ -568,3 +568,35 @@ def test_docs_error_examples_are_real(tmp_path: Path, monkeypatch: pytest.Monkey
         assert message in docs, message
     message = str(error_of("wealth", {"four_joker_bomb": "huge"}))
     assert message in docs
+
+
+# ---------------------------------------------------------------------------
+# C3.1 rule variants under [rules]
+
+
+def test_C3_1_joker_variants_default_to_rush_and_load_from_a_room_file(
+    tmp_path: Path, points: RoomConfig, wealth: RoomConfig
+) -> None:
+    """C3.1: `wild_jokers` and `three_joker_bomb` live under [rules]; the shipped Rush files
+    keep every joker wild and the three-joker bomb (R4.2, R5.2)."""
+    for config in (points, wealth):
+        assert (config.wild_jokers, config.three_joker_bomb) == ("all", True)
+        assert config.rules == Rules()
+    path = write(tmp_path, 'edition = "points"\n[rules]\nwild_jokers = "none"\nthree_joker_bomb = false\n')
+    assert load_config(path).rules == Rules(wild_jokers="none", three_joker_bomb=False)
+    assert load_config("wealth", {"rules.wild_jokers": "big"}).rules == Rules(wild_jokers="big")
+
+
+def test_C3_1_joker_variant_errors_name_the_file_and_key(tmp_path: Path) -> None:
+    """C3.1: a bad value names the file and the key, as docs/configuration.md shows."""
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "configuration.md").read_text(encoding="utf-8")
+    path = write(tmp_path, 'edition = "points"\n[rules]\nwild_jokers = "small"\nthree_joker_bomb = "no"\n')
+    error = error_of(path)
+    assert_problem(error, path, "rules.wild_jokers", "'none', 'big' or 'all'", '"small" (a string)')
+    assert_problem(error, path, "rules.three_joker_bomb", "true or false", '"no" (a string)')
+    for line in str(error).splitlines():
+        assert line.replace(path, "room.toml") in docs, line
+    overridden = error_of("points", {"three_joker_bomb": 3})
+    assert_problem(overridden, "overrides (on configs/points.toml)", "rules.three_joker_bomb", "true or false")
+    misplaced = write(tmp_path, 'edition = "points"\n[play]\nwild_jokers = "big"\n', "misplaced.toml")
+    assert_problem(error_of(misplaced), misplaced, "play.wild_jokers", "[rules]")

@@ -341,3 +341,79 @@ def test_R5_3_triple_run_that_is_also_a_serial_bomb_is_only_the_bomb() -> None:
     assert str(classify("333444555 SJ SJ BJ")) == whole[0]
     runs = [move for move in moves if move.kind is Kind.TRIPLE_RUN]
     assert runs and all(move.size == 9 for move in runs)
+
+
+# ---------------------------------------------------------------------------
+# R5.3, R6.4: a serial bomb that beats only under a weaker reading
+
+FOUR_RANKS_FOUR_JOKERS = "8888 9999 10 10 10 10 JJJJ SJ SJ BJ BJ"
+IRREGULAR_FOUR_BY_FIVE = "33334444555566667777 7"  # 4-phase 5-serial 3-7, irregular (R4.5)
+
+
+def test_R5_3_R6_4_follow_offers_the_serial_reading_that_beats() -> None:
+    """R5.3, R6.4, R6.5: the strongest reading of the 20 cards (4-phase 5-serial 8-Q) is
+    equal to the irregular 4-phase 5-serial on the table; their 5-phase 4-serial 8-J beats
+    it, and is the one move (and the hosting move, so no auto-pass, R2.6, R11.2)."""
+    hand = FOUR_RANKS_FOUR_JOKERS + " 3"
+    expected = ["serial_bomb 8 8 8 8 8 9 9 9 9 9 10 10 10 10 10 J J J J J phase 9 "
+                "[8 8 8 8 9 9 9 9 10 10 10 10 J J J J SJ SJ BJ BJ]"]
+    assert shown(legal_moves(hand, IRREGULAR_FOUR_BY_FIVE)) == expected
+    assert host(hand, IRREGULAR_FOUR_BY_FIVE) == expected[0]
+    assert host(hand, IRREGULAR_FOUR_BY_FIVE, NO_HOSTING_BOMBS) is None
+    lead = [move for move in legal_moves(hand) if move.size == 20]
+    assert [(move.length, move.top) for move in lead] == [(5, 12)]
+
+
+def test_R5_3_R6_4_serial_follows_equal_the_reference() -> None:
+    """R5.3, R6.4: a smaller hand with two readings (`4444 5555 6666 SJ SJ BJ BJ`: 4x4 4-7,
+    or 5x3 4-6 with a spare joker) on the irregular 4-phase 4-serial 3-6: the 4x4 reading is
+    equal to it (R6.4), the 5x3 is smaller (15 cards against 16), so no move beats;
+    on the regular 4x4 3-6, the 4x4 4-7 beats."""
+    hand = "4444 5555 6666 SJ SJ BJ BJ"
+    assert same_as_reference(hand, "3333 4444 5555 66666") == []
+    moves = same_as_reference(hand, "3333 4444 5555 6666")
+    assert [(move.phase, move.length, move.top) for move in moves if move.size == 16] == [(8, 4, 7)]
+
+
+# ---------------------------------------------------------------------------
+# C3.1 wild-joker and three-joker-bomb variants
+
+NO_WILD = Rules(wild_jokers="none")
+BIG_WILD = Rules(wild_jokers="big")
+NO_THREE_JOKERS = Rules(three_joker_bomb=False)
+
+
+def test_C3_1_wild_jokers_none_moves() -> None:
+    """C3.1 `"none"`: jokers play only alone at face value (R5.1); no joker joins a set."""
+    moves = same_as_reference("444 5 SJ BJ", rules=NO_WILD)
+    assert all(not move.jokers or move.size == move.jokers for move in moves)
+    assert not any(move.is_bomb for move in moves)
+    assert same_as_reference("SJ SJ BJ 4", rules=NO_WILD)[-1].kind is Kind.JOKER_BOMB
+
+
+def test_C3_1_wild_jokers_big_moves() -> None:
+    """C3.1 `"big"`: big jokers are wild, small jokers are not."""
+    moves = same_as_reference("444 5 SJ BJ", rules=BIG_WILD)
+    assert all(move.cards[13] == 0 or move.size == move.jokers for move in moves)
+    assert "bomb 4 4 4 4 phase 4 [4 4 4 BJ]" in shown(moves)
+
+
+def test_C3_1_three_joker_bomb_false_moves() -> None:
+    """C3.1: without the three-joker bomb, four jokers are still a bomb (R4.3)."""
+    moves = same_as_reference("SJ SJ BJ BJ 3", rules=NO_THREE_JOKERS)
+    joker_bombs = [move for move in moves if move.kind is Kind.JOKER_BOMB]
+    assert [move.size for move in joker_bombs] == [4]
+
+
+def test_C3_1_hosting_honours_the_wild_jokers_setting() -> None:
+    """R11.2, C3.1: hosting spends only jokers that are wild."""
+    assert host("3 9 SJ", "8 8") == "pair 9 9 [9 SJ]"
+    assert host("3 9 SJ", "8 8", NO_WILD) is None
+    assert host("3 9 SJ", "8 8", BIG_WILD) is None
+    assert host("4567 SJ BJ", "34567") == "straight 4 5 6 7 8 [4 5 6 7 SJ]"
+    assert host("4567 SJ BJ", "34567", BIG_WILD) == "straight 4 5 6 7 8 [4 5 6 7 BJ]"
+    assert host("4567 SJ BJ", "34567", NO_WILD) is None
+    assert host("444 SJ BJ", "3333", NO_WILD) is None
+    assert host("SJ SJ BJ 5", "3333", NO_THREE_JOKERS) == "bomb 5 5 5 5 phase 4 [5 SJ SJ BJ]"
+    assert host("SJ SJ BJ 5", "3333", NO_WILD) == "joker_bomb SJ SJ BJ phase 6 [SJ SJ BJ]"
+    assert host("SJ SJ BJ 5", "3333", Rules(wild_jokers="none", three_joker_bomb=False)) is None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from reference import (
     bomb_order,
@@ -42,6 +42,9 @@ rules_strategy = st.builds(
     four_joker_bomb=st.sampled_from(["smallest", "largest"]),
     serial_bomb_two=st.booleans(),
     hosting_bombs=st.booleans(),
+    # C3.1: every joker wild (R5.2, the default) half the time, else big jokers or none.
+    wild_jokers=st.sampled_from(["all", "all", "big", "none"]),
+    three_joker_bomb=st.booleans(),
 )
 
 
@@ -143,6 +146,54 @@ def run_shaped_sets(draw: st.DrawFn) -> Counts:
     if not sum(counts):
         counts[start] = 1
     return tuple(counts)
+
+
+@st.composite
+def big_serial_sets(draw: st.DrawFn) -> Counts:
+    """Sets of 20-27 cards on 3-6 neighbouring ranks with 3-6 cards each and mostly four
+    jokers, up to A or 2: sets with several serial-bomb readings (the 5-phase 4-serial
+    against the 4-phase 5-serial of R6.5, regular or irregular, R4.5, R5.5). Half are
+    tight: 4 or 5 ranks of about four cards and four jokers, which read both ways."""
+    tight = draw(st.booleans())
+    length = draw(st.integers(4, 5) if tight else st.integers(3, 6))
+    last_start = 13 - length  # the window ends at 2
+    edges = st.sampled_from([last_start - 1, last_start])  # ending at A or 2
+    start = draw(st.integers(0, last_start) if tight else edges | st.integers(0, last_start))
+    jokers = draw(st.sampled_from([4, 4, 3] if tight else [4, 4, 4, 3, 2]))
+    counts = [0] * 15
+    for slot in range(start, start + length):
+        counts[slot] = draw(st.sampled_from([4, 4, 4, 5, 3]) if tight else st.integers(3, 6))
+    counts[13] = draw(st.integers(max(0, jokers - 2), min(2, jokers)))
+    counts[14] = jokers - counts[13]
+    window = range(start, start + length)
+    while sum(counts) > 27:
+        counts[max(window, key=lambda slot: counts[slot])] -= 1
+    while sum(counts) < 20:
+        counts[min(window, key=lambda slot: counts[slot])] += 1
+    return tuple(counts)
+
+
+@st.composite
+def serial_tables(draw: st.DrawFn, rules: Rules, like: Combo | None = None) -> Combo:
+    """A serial bomb of at most 27 natural cards another player may have led (R4.4), phase
+    7-11, regular or with one or two extra cards (irregular, R4.5); often of the shape of
+    ``like`` (a serial bomb) and lower, where R6.4 makes the two equal."""
+    last = 12 if rules.serial_bomb_two else 11
+    if like is not None and like.kind is Kind.SERIAL_BOMB and like.size <= 25 and draw(st.booleans()):
+        width, length = like.phase - like.length, like.length
+        start = draw(st.integers(0, max(0, like.top - 4 - length)))  # two ranks below ``like``
+    else:
+        width, length = draw(st.sampled_from([(4, 3), (5, 3), (4, 4), (6, 3), (5, 4), (4, 5), (6, 4),
+                                              (5, 5), (4, 6)]))
+        start = draw(st.integers(0, last - length + 1))
+    counts = [0] * 15
+    for slot in range(start, start + length):
+        counts[slot] = width
+    for _ in range(draw(st.integers(0, min(2, 27 - width * length)))):
+        counts[draw(st.integers(start, start + length - 1))] += 1
+    table = classify(tuple(counts), rules=rules)
+    assert table.kind is Kind.SERIAL_BOMB
+    return table
 
 
 def table_from(draw: st.DrawFn, hand: Counts, rules: Rules, ordinary: bool | None = None) -> Combo | None:
@@ -280,6 +331,29 @@ def test_R6_3_big_hand_bomb_follows_equal_the_reference(data: st.DataObject,
 
 
 @scaled(1)
+@given(data=st.data(), cards=big_serial_sets(), rules=rules_strategy)
+def test_R5_3_R6_4_big_serial_sets_read_as_the_reference(data: st.DataObject, cards: Counts,
+                                                         rules: Rules) -> None:
+    """20-27 cards with up to four jokers: on a lead and on a serial bomb (R6.4), the reading
+    is the reference's strongest (that beats, R5.3); the move list and hosting offer the
+    whole set exactly when it beats the table (R2.3, R2.6, R11.2)."""
+    strongest = ref_playable(cards, None, rules)
+    assert {comparable(combo) for combo in playable_readings(cards, None, rules)} == {
+        comparable(combo) for combo in strongest}
+    table = data.draw(serial_tables(rules, strongest[0] if strongest else None))
+    reference = {comparable(combo) for combo in ref_playable(cards, table, rules)}
+    assert {comparable(combo) for combo in playable_readings(cards, table, rules)} == reference
+    if reference:
+        assert beats(classify(cards, table, rules), table, rules)
+    moves = legal_moves(cards, table, rules)
+    assert {comparable(move) for move in moves if move.size == sum(cards)} == reference
+    chosen = hosting_move(cards, table, rules)
+    assert chosen == hosting_choice(moves, rules)
+    if reference and rules.hosting_bombs:
+        assert chosen is not None
+
+
+@scaled(1)
 @given(hand=serial_hands(), rules=rules_strategy)
 def test_R4_4_serial_bomb_moves_equal_the_reference(hand: Counts, rules: Rules) -> None:
     """R4.4-R4.6, R5.5: every lead move of 12 cards or more (serial bombs, regular and
@@ -356,6 +430,8 @@ def test_R5_3_classify_agrees_with_the_reference(hand: Counts, rules: Rules, see
 
 @scaled(2)
 @given(cards=run_shaped_sets(), rules=rules_strategy)
+# QQQQ KKKK AAAA 2222 and four jokers: 5x4 Q-2 and 4x5 J-2 are equal by R6.3 (R5.3 tie).
+@example(cards=(0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 4, 4, 2, 2), rules=Rules(serial_bomb_two=True))
 def test_R3_R5_run_shaped_sets_read_as_the_reference(cards: Counts, rules: Rules) -> None:
     """Long and broken runs, with jokers at either end or in gaps, up to 27 cards: the
     readings (or their absence) are the reference's, strongest first (R5.3, R5.4)."""
@@ -423,12 +499,18 @@ def test_R2_3_follow_moves_are_the_lead_moves_that_beat(data: st.DataObject,
                                                         deal: tuple[list[Card], list[Card]],
                                                         rules: Rules) -> None:
     """On a table, the moves are exactly the lead moves that beat it (R5.3: the strongest
-    reading of each kind beats whenever a weaker one of that kind does)."""
+    reading of each kind beats whenever a weaker one of that kind does), and the serial
+    bombs whose strongest reading does not beat a serial bomb but a weaker one does, under
+    the reference's strongest reading that beats (R5.3's follow exception, R6.4)."""
     table = table_from(data.draw, counts_of(deal[1]), rules)
     assert table is not None
     follows = legal_moves(deal[0], table, rules)
     leads = legal_moves(deal[0], None, rules)
-    assert_same_moves(follows, {comparable(move) for move in leads if beats(move, table, rules)})
+    expected = {comparable(move) for move in leads if beats(move, table, rules)}
+    for move in leads:
+        if move.kind is table.kind is Kind.SERIAL_BOMB and not beats(move, table, rules):
+            expected |= {comparable(combo) for combo in ref_playable(move.cards, table, rules)}
+    assert_same_moves(follows, expected)
 
 
 @given(data=st.data(), deal=deals(), rules=rules_strategy, lead=st.booleans())

@@ -820,3 +820,17 @@ def test_referee_doc_console_examples(monkeypatch: pytest.MonkeyPatch, capsys: p
 def test_referee_doc_python_examples() -> None:
     failures, tried = doctest.testfile(str(DOCS / "referee.md"), module_relative=False)
     assert tried >= 10 and failures == 0
+
+
+def test_R5_3_R6_4_a_serial_bomb_beats_under_its_weaker_reading() -> None:
+    """R2.6, R5.3, R6.4: on the irregular 4-phase 5-serial 3-7, `8888 9999 10101010 JJJJ`
+    with four jokers beats as the 5-phase 4-serial 8-J (its strongest reading, a 4-phase
+    5-serial, would only be equal): no auto-pass, the play is accepted, the table passes."""
+    outcome = play({
+        "hands": ["33334444555566667777 7 9", "8888 9999 10 10 10 10 JJJJ SJ SJ BJ BJ 3"],
+        "actions": [p(0, "33334444555566667777 7"), p(1, "8888 9999 10 10 10 10 JJJJ SJ SJ BJ BJ")],
+    })
+    assert [event[:3] for event in events(outcome)] == [
+        ("play", 0, "player"), ("play", 1, "player"), ("pass", 0, "auto_pass")]
+    combo = outcome["events"][2]["combo"]
+    assert (combo["kind"], combo["length"], combo["top"], combo["phase"]) == ("serial_bomb", 4, "J", 9)

@@ -115,7 +115,8 @@ def _add_rules_option(parser: argparse.ArgumentParser) -> None:
         action="extend",
         default=[],
         metavar="KEY=VALUE",
-        help="rule variants, e.g. four_joker_bomb=largest serial_bomb_two=true hosting_bombs=false",
+        help="rule variants, e.g. four_joker_bomb=largest serial_bomb_two=true hosting_bombs=false "
+        "wild_jokers=none three_joker_bomb=false",
     )
 
 

@@ -29,6 +29,7 @@ __all__ = [
     "classify",
     "readings",
     "to_counts",
+    "wild_jokers",
 ]
 
 SJ_SLOT = 13
@@ -319,12 +320,27 @@ def to_counts(cards: str | Counts | Iterable[Card]) -> Counts:
     return counts_of(cards)  # type: ignore[arg-type]
 
 
-def all_readings(cards: Counts, rules: Rules = DEFAULT_RULES) -> list[Combo]:
-    """Every kind the cards can be read as, the strongest reading of each kind."""
+def wild_jokers(cards: Counts, rules: Rules = DEFAULT_RULES) -> tuple[int, int]:
+    """The small and big jokers among ``cards`` that may stand for other ranks (R5.2, C3.1)."""
+    if rules.wild_jokers == "all":
+        return cards[SJ_SLOT], cards[BJ_SLOT]
+    return 0, cards[BJ_SLOT] if rules.wild_jokers == "big" else 0
+
+
+def _holds_tame_joker(cards: Counts, rules: Rules) -> bool:
+    """True when a joker among ``cards`` may not stand for another rank (C3.1)."""
+    return rules.wild_jokers != "all" and sum(wild_jokers(cards, rules)) < cards[SJ_SLOT] + cards[BJ_SLOT]
+
+
+def all_readings(cards: Counts, rules: Rules = DEFAULT_RULES, table: Combo | None = None) -> list[Combo]:
+    """Every kind the cards can be read as, the strongest reading of each kind; with
+    ``table``, the serial-bomb reading is the strongest that beats it (R5.3)."""
     naturals = [slot for slot in range(SJ_SLOT) if cards[slot]]
-    jokers = cards[SJ_SLOT] + cards[BJ_SLOT]
     if not naturals:
-        return _joker_readings(cards)
+        return _joker_readings(cards, rules)
+    if _holds_tame_joker(cards, rules):
+        return []  # a joker at face value never combines with other ranks (R5.1, C3.1)
+    jokers = cards[SJ_SLOT] + cards[BJ_SLOT]
     total = sum(cards[:SJ_SLOT]) + jokers
     low, high = naturals[0], naturals[-1]
     found: list[Combo] = []
@@ -343,14 +359,15 @@ def all_readings(cards: Counts, rules: Rules = DEFAULT_RULES) -> list[Combo]:
         top_slot = min(ACE_SLOT, low + length - 1)
         found.append(make_run(kind, top_slot - length + 1, length, cards))
     if total >= 12:
-        serial = best_serial_bomb(cards, rules)
+        serial = best_serial_bomb(cards, rules, table)
         if serial is not None:
             found.append(serial)
     return found
 
 
-def _joker_readings(cards: Counts) -> list[Combo]:
-    """Joker-only sets, read at face value (R5.1)."""
+def _joker_readings(cards: Counts, rules: Rules) -> list[Combo]:
+    """Joker-only sets, read at face value (R5.1); three jokers only where they are a bomb
+    (R4.2, C3.1)."""
     small, big = cards[SJ_SLOT], cards[BJ_SLOT]
     total = small + big
     if total == 1:
@@ -358,15 +375,26 @@ def _joker_readings(cards: Counts) -> list[Combo]:
         return [make_run(Kind.SINGLE, slot, 1, cards)]
     if total == 2 and (small == 2 or big == 2):
         return [make_run(Kind.PAIR, SJ_SLOT if small else BJ_SLOT, 1, cards)]
-    if total in (3, 4):
+    if total == 4 or (total == 3 and rules.three_joker_bomb):
         return [make_joker_bomb(cards)]
     return []
 
 
-def best_serial_bomb(cards: Counts, rules: Rules = DEFAULT_RULES) -> Combo | None:
-    """The strongest serial-bomb reading of the cards, or None (R4.4, R5.5)."""
+def best_serial_bomb(
+    cards: Counts, rules: Rules = DEFAULT_RULES, table: Combo | None = None
+) -> Combo | None:
+    """The strongest serial-bomb reading of the cards (R4.4, R5.5), or None; with
+    ``table``, the strongest reading that beats it (R5.3), or None.
+
+    A set may have several serial readings, one per window of ranks (the widest the
+    jokers allow in it): ``8888 9999 10101010 JJJJ`` with four jokers reads as the 5-phase
+    4-serial 8–J or the 4-phase 5-serial 7–J or 8–Q. Of readings equally strong by R6.3
+    (a 4-phase 5-serial and a 5-phase 4-serial with one top) the one with more cards per
+    rank is taken, as R5.4 prefers a triple run to a pair run to a straight. A weaker
+    reading may beat a table that the strongest does not (R6.4).
+    """
     naturals = [slot for slot in range(SJ_SLOT) if cards[slot]]
-    if not naturals:
+    if not naturals or _holds_tame_joker(cards, rules):
         return None
     jokers = cards[SJ_SLOT] + cards[BJ_SLOT]
     total = sum(cards[:SJ_SLOT]) + jokers
@@ -375,12 +403,16 @@ def best_serial_bomb(cards: Counts, rules: Rules = DEFAULT_RULES) -> Combo | Non
     if high > last:
         return None
     best: Combo | None = None
+    # Shorter windows first, and only a strictly stronger reading replaces the best: of two
+    # equally strong readings the one with more cards per rank stays.
     for length in range(max(3, high - low + 1), total // 4 + 1):
         for start in range(max(0, high - length + 1), min(low, last - length + 1) + 1):
             width = _widest(cards, start, length, jokers)
             if width >= 4:
                 candidate = make_serial_bomb(start, length, width, cards)
-                if best is None or candidate.strength > best.strength:
+                if (best is None or candidate.strength > best.strength) and (
+                    table is None or beats(candidate, table, rules)
+                ):
                     best = candidate
     return best
 
@@ -405,7 +437,7 @@ def playable_readings(
     one, is the only reading (it is stronger than every ordinary reading); otherwise
     there is one reading per ordinary kind, the strongest of that kind.
     """
-    found = all_readings(cards, rules)
+    found = all_readings(cards, rules, table)
     if table is not None:
         found = [combo for combo in found if beats(combo, table, rules)]
     bombs = [combo for combo in found if combo.kind in _BOMB_KINDS]
@@ -456,7 +488,7 @@ def classify(
     table_combo = classify(table, rules=rules) if isinstance(table, str) else table
     options = playable_readings(counts, None, rules)
     if not options:
-        raise InvalidCombination(_why_invalid(counts))
+        raise InvalidCombination(_why_invalid(counts, rules))
     if table_combo is not None:
         beating = playable_readings(counts, table_combo, rules)
         options = beating or options
@@ -472,10 +504,19 @@ def classify(
     )
 
 
-def _why_invalid(counts: Counts) -> str:
+def _why_invalid(counts: Counts, rules: Rules) -> str:
     text = format_counts(counts)
     if not text:
         return "no cards"
+    jokers = counts[SJ_SLOT] + counts[BJ_SLOT]
     if counts[SJ_SLOT] == 1 and counts[BJ_SLOT] == 1 and sum(counts) == 2:
         return "SJ and BJ together are not a pair (R3.8, R5.1)"
+    if jokers == 3 and sum(counts) == 3 and not rules.three_joker_bomb:
+        return f"{text} is not a combination: three jokers are no bomb here (three_joker_bomb = false, C3.1)"
+    if jokers < sum(counts) and _holds_tame_joker(counts, rules):
+        wild = {"none": "no joker stands", "big": "only big jokers stand"}[rules.wild_jokers]
+        return (
+            f"{text} is not a combination: {wild} for another rank here "
+            f'(wild_jokers = "{rules.wild_jokers}", C3.1)'
+        )
     return f"{text} is not a combination (R3.8): no reading as single, pair, triple, straight, run or bomb"

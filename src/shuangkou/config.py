@@ -5,7 +5,8 @@ grouped into tables::
 
     name = "Points room"            # top level: name, edition
     edition = "points"
-    [rules]    four_joker_bomb, serial_bomb_two, hosting_bombs        (R4.6, R6.3, R11.2)
+    [rules]    four_joker_bomb, serial_bomb_two, hosting_bombs,
+               wild_jokers, three_joker_bomb                          (R4.6, R6.3, R11.2, C3.1)
     [play]     first_player, auto_pass                                (R2.1, R2.6)
     [timers]   turn_seconds, max_timeouts, ready_seconds              (R11.3, R11.4)
     [results]  flat, single, double                                   (R7.1)
@@ -47,7 +48,7 @@ from typing import Annotated, Any, Literal, NamedTuple, get_args
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from .cards import HAND_SIZE
-from .rules import Rules
+from .rules import FourJokerBomb, Rules, WildJokers
 
 __all__ = [
     "EDITIONS",
@@ -94,7 +95,7 @@ SMALLEST_BOMB_PHASE = 4  # R4.1
 
 TABLES: dict[str, tuple[str, ...]] = {
     "": ("name", "edition"),
-    "rules": ("four_joker_bomb", "serial_bomb_two", "hosting_bombs"),
+    "rules": ("four_joker_bomb", "serial_bomb_two", "hosting_bombs", "wild_jokers", "three_joker_bomb"),
     "play": ("first_player", "auto_pass"),
     "timers": ("turn_seconds", "max_timeouts", "ready_seconds"),
     "results": ("flat", "single", "double"),
@@ -250,9 +251,11 @@ class RoomConfig(_Frozen):
     name: str
     edition: Edition
     # [rules]
-    four_joker_bomb: Literal["smallest", "largest"]
+    four_joker_bomb: FourJokerBomb
     serial_bomb_two: bool
     hosting_bombs: bool
+    wild_jokers: WildJokers
+    three_joker_bomb: bool
     # [play]
     first_player: FirstPlayer
     auto_pass: bool
@@ -427,11 +430,13 @@ class RoomConfig(_Frozen):
 
     @functools.cached_property
     def rules(self) -> Rules:
-        """The rule variants of the rules engine (R4.6, R6.3, R11.2)."""
+        """The rule variants of the rules engine (R4.6, R6.3, R11.2, C3.1)."""
         return Rules(
             four_joker_bomb=self.four_joker_bomb,
             serial_bomb_two=self.serial_bomb_two,
             hosting_bombs=self.hosting_bombs,
+            wild_jokers=self.wild_jokers,
+            three_joker_bomb=self.three_joker_bomb,
         )
 
     def result_for(self, cards_left: int) -> tuple[ResultName, int]:

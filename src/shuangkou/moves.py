@@ -34,6 +34,7 @@ from .combos import (
     playable_readings,
     run_reading,
     to_counts,
+    wild_jokers,
 )
 from .rules import DEFAULT_RULES, Rules
 
@@ -85,27 +86,27 @@ def legal_moves(
 def _generate(hand: Counts, table: Combo | None, rules: Rules) -> Iterator[Combo]:
     if table is None:
         for kind in _SET_KINDS:
-            yield from _sets(hand, kind, 0)
+            yield from _sets(hand, kind, 0, rules)
         for kind in RUN_SHAPES:
             yield from _runs(hand, kind, None, 0, rules)
         yield from _bombs(hand, rules)
         return
     if table.kind.is_bomb:
-        for move in _bombs(hand, rules, table.phase):
+        for move in _bombs(hand, rules, table):
             if beats(move, table, rules):
                 yield move
         return
     if table.kind in RUN_SHAPES:
         yield from _runs(hand, table.kind, table.length, table.top, rules)
     else:
-        yield from _sets(hand, table.kind, table.top)
-    yield from _bombs(hand, rules)
+        yield from _sets(hand, table.kind, table.top, rules)
+    yield from _bombs(hand, rules, table)
 
 
-def _joker_splits(hand: Counts) -> list[list[tuple[int, int]]]:
-    """For each number k of jokers: the (small, big) ways to take k jokers from the hand,
-    small jokers first (the order hosting prefers)."""
-    return _splits(hand[SJ_SLOT], hand[BJ_SLOT])
+def _joker_splits(hand: Counts, rules: Rules) -> list[list[tuple[int, int]]]:
+    """For each number k of wild jokers (C3.1): the (small, big) ways to take k of them
+    from the hand, small jokers first (the order hosting prefers)."""
+    return _splits(*wild_jokers(hand, rules))
 
 
 @cache
@@ -116,10 +117,10 @@ def _splits(small: int, big: int) -> list[list[tuple[int, int]]]:
     ]
 
 
-def _sets(hand: Counts, kind: Kind, above: int) -> Iterator[Combo]:
+def _sets(hand: Counts, kind: Kind, above: int, rules: Rules) -> Iterator[Combo]:
     """Singles, pairs or triples with a top rank above ``above`` (R3.1-R3.3)."""
     width = _SET_KINDS.index(kind) + 1
-    splits = _joker_splits(hand)
+    splits = _joker_splits(hand, rules)
     jokers = len(splits) - 1
     for slot in range(max(0, above - 2), TWO_SLOT + 1):
         have = hand[slot]
@@ -144,7 +145,7 @@ def _runs(
     """Straights, pair runs or triple runs (R3.4-R3.6, R5.2), of one length when
     following, with a top rank above ``above``."""
     width, minimum = RUN_SHAPES[kind]
-    splits = _joker_splits(hand)
+    splits = _joker_splits(hand, rules)
     jokers = len(splits) - 1
     shortest = only_length or minimum
     for start in range(0, ACE_SLOT - shortest + 2):
@@ -188,9 +189,11 @@ def _runs(
                     yield _new_combo(Combo, (kind, length, top, 0, top, cards, reading))
 
 
-def _bombs(hand: Counts, rules: Rules, min_phase: int = 0) -> Iterator[Combo]:
-    """Every bomb of the hand of phase at least ``min_phase`` (R4, R5.5)."""
-    splits = _joker_splits(hand)
+def _bombs(hand: Counts, rules: Rules, table: Combo | None = None) -> Iterator[Combo]:
+    """Every bomb of the hand of phase at least the table's (R4, R5.5); a serial bomb under
+    its strongest reading that beats the table (R5.3), and only when one does."""
+    min_phase = 0 if table is None else table.phase
+    splits = _joker_splits(hand, rules)
     jokers = len(splits) - 1
     for slot in range(TWO_SLOT + 1):
         have = hand[slot]
@@ -200,15 +203,20 @@ def _bombs(hand: Counts, rules: Rules, min_phase: int = 0) -> Iterator[Combo]:
                 for small, big in splits[extra]:
                     yield make_bomb(slot, used + extra, natural + (small, big))
     if min_phase <= 7:
-        for extra in (3, 4):
-            if extra <= jokers:
-                for small, big in splits[extra]:
+        all_jokers = _splits(hand[SJ_SLOT], hand[BJ_SLOT])  # at face value (R5.1)
+        for size in (3, 4) if rules.three_joker_bomb else (4,):
+            if size < len(all_jokers):
+                for small, big in all_jokers[size]:
                     yield make_joker_bomb(_ZEROS[SJ_SLOT] + (small, big))
-    yield from _serial_bombs(hand, splits, rules)
+    yield from _serial_bombs(hand, splits, rules, table)
 
 
-def _serial_bombs(hand: Counts, splits: list[list[tuple[int, int]]], rules: Rules) -> Iterator[Combo]:
-    """Every set of cards of the hand that reads as a serial bomb (R4.4, R5.5)."""
+def _serial_bombs(
+    hand: Counts, splits: list[list[tuple[int, int]]], rules: Rules, table: Combo | None
+) -> Iterator[Combo]:
+    """Every set of cards of the hand that reads as a serial bomb (R4.4, R5.5), under its
+    strongest reading; with ``table``, the sets that beat it, under their strongest
+    reading that does (R5.3, R6.4)."""
     jokers = len(splits) - 1
     last = TWO_SLOT if rules.serial_bomb_two else ACE_SLOT
     shortfall = [max(0, 4 - count) for count in hand[: last + 1]]
@@ -236,7 +244,7 @@ def _serial_bombs(hand: Counts, splits: list[list[tuple[int, int]]], rules: Rule
                     for small, big in splits[extra]:
                         seen.add(natural + (small, big))
     for cards in seen:
-        combo = best_serial_bomb(cards, rules)
+        combo = best_serial_bomb(cards, rules, table)
         if combo is not None:
             yield combo
 
@@ -271,7 +279,7 @@ def hosting_move(
     if best is None and rules.hosting_bombs:
         beating = (
             move
-            for move in _bombs(counts, rules, table_combo.phase)
+            for move in _bombs(counts, rules, table_combo)
             if beats(move, table_combo, rules)
         )
         best = min(beating, key=lambda move: hint_key(move, rules), default=None)
@@ -281,17 +289,17 @@ def hosting_move(
 def _weakest_ordinary(hand: Counts, table: Combo, rules: Rules) -> Combo | None:
     """The weakest ordinary move of the table's kind and length that beats it."""
     if table.kind in _SET_KINDS:
-        return next(_sets(hand, table.kind, table.top), None)
+        return next(_sets(hand, table.kind, table.top, rules), None)
     width = RUN_SHAPES[table.kind][0]
     length = table.length
-    jokers = hand[SJ_SLOT] + hand[BJ_SLOT]
+    wild_small, wild_big = wild_jokers(hand, rules)
     best: Combo | None = None
     for start in range(max(0, table.top - 3 - length + 2), ACE_SLOT - length + 2):
         used = tuple(min(count, width) for count in hand[start : start + length])
         short = width * length - sum(used)
-        if short > jokers:
+        if short > wild_small + wild_big:
             continue
-        small = min(short, hand[SJ_SLOT])
+        small = min(short, wild_small)
         cards = _ZEROS[start] + used + _ZEROS[SJ_SLOT - start - length] + (small, short - small)
         for move in playable_readings(cards, table, rules):
             if not move.kind.is_bomb and (best is None or hint_key(move, rules) < hint_key(best, rules)):
