@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 
 from shuangkou.cli import main
-from shuangkou.server.loadtest import LoadSettings, run_load
+from shuangkou.server.loadtest import LoadSettings, comparison_text, run_load, sweep
 
 
 def test_a_tiny_load_run_plays_without_errors() -> None:
@@ -34,3 +35,17 @@ def test_only_loopback_addresses_are_targets(url: str, capsys: pytest.CaptureFix
 def test_bad_options_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["loadtest", "--tables", "0"]) == 2
     assert main(["loadtest", "--sweep", "0,5"]) == 2
+
+
+def test_a_sweep_against_a_baseline_runs_both_servers_side_by_side() -> None:
+    outcome = sweep(LoadSettings(duration=2, warmup=0.5, think=0.3), [3], baseline=sys.executable)
+    (before,), (after,) = outcome["baseline_runs"], outcome["runs"]
+    assert before["tables"] == after["tables"] == 3
+    assert before["actions"] > 0 and after["actions"] > 0
+    assert before["server"] != after["server"]  # two servers, one after the other
+    rows = comparison_text(outcome).splitlines()
+    assert len(rows) == 3 and rows[2].startswith("| 3 | ")
+
+
+def test_a_baseline_needs_a_sweep(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["loadtest", "--baseline", "python3", "--tables", "1"]) == 2

@@ -68,6 +68,7 @@ class LoadSettings:
     server_pid: int | None = None  # for the CPU figure of a server given by --url
     database_url: str | None = None  # for the server this run starts (default: SQLite in a temp dir)
     server_args: list[str] = field(default_factory=list)
+    server_python: str | None = None  # the interpreter of the server this run starts (default: this one)
     connect_concurrency: int = 64
     seed: int = 0
     target_p99_ms: float = 100.0
@@ -555,7 +556,9 @@ def run_load(settings: LoadSettings) -> LoadReport:
         report: LoadReport = runner(_drive(settings, settings.url, settings.server_pid))
         return report
     with tempfile.TemporaryDirectory(prefix="shuangkou-load-") as directory:
-        server = ServerProcess(Path(directory), settings.database_url, extra_args=settings.server_args)
+        server = ServerProcess(
+            Path(directory), settings.database_url, extra_args=settings.server_args, python=settings.server_python
+        )
         server.start(timeout=60)
         try:
             report = runner(_drive(settings, server.url, server.pid))
@@ -567,16 +570,47 @@ def run_load(settings: LoadSettings) -> LoadReport:
         return report
 
 
-def sweep(settings: LoadSettings, counts: Sequence[int], report: Any = None) -> dict[str, Any]:
-    """One run per table count, each on a fresh server; the largest count that held."""
-    runs = []
+def sweep(
+    settings: LoadSettings, counts: Sequence[int], report: Any = None, baseline: str | None = None
+) -> dict[str, Any]:
+    """One run per table count, each on a fresh server; the largest count that held.
+
+    With ``baseline`` (the Python interpreter of another installed copy, e.g. an older
+    checkout's ``.venv/bin/python``), each count first runs on a server of that copy, then on
+    this one, so both meet the same machine state; ``baseline_runs`` holds its reports."""
+    runs, baseline_runs = [], []
     for count in counts:
+        if baseline is not None:
+            before = run_load(LoadSettings(**{**asdict(settings), "tables": count, "server_python": baseline}))
+            baseline_runs.append(before.to_dict())
+            if report is not None:
+                report(before)
         result = run_load(LoadSettings(**{**asdict(settings), "tables": count}))
         runs.append(result.to_dict())
         if report is not None:
             report(result)
     held = [r["tables"] for r in runs if r["held"]]
-    return {"runs": runs, "largest_held": max(held) if held else None, "target_p99_ms": settings.target_p99_ms}
+    outcome = {"runs": runs, "largest_held": max(held) if held else None, "target_p99_ms": settings.target_p99_ms}
+    if baseline is not None:
+        outcome["baseline_runs"] = baseline_runs
+    return outcome
+
+
+def comparison_text(outcome: dict[str, Any]) -> str:
+    """The baseline's and this copy's figures side by side, per table count (a sweep with ``baseline``)."""
+    lines = [
+        "| tables | server CPU per action: baseline / this (ratio) | p99 ms: baseline / this | actions/s: baseline / this |",
+        "|---|---|---|---|",
+    ]
+    for before, after in zip(outcome["baseline_runs"], outcome["runs"], strict=True):
+        cpu_before, cpu_after = before["server_cpu_ms_per_action"], after["server_cpu_ms_per_action"]
+        ratio = f"{cpu_after / cpu_before:.2f}" if cpu_before and cpu_after else "n/a"
+        lines.append(
+            f"| {after['tables']} | {cpu_before} / {cpu_after} ms ({ratio}) "
+            f"| {before['latency_ms'].get('p99')} / {after['latency_ms'].get('p99')} "
+            f"| {before['actions_per_second']} / {after['actions_per_second']} |"
+        )
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------
@@ -595,6 +629,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--server-pid", type=int, help="pid of the server given by --url, for its CPU figure")
     parser.add_argument("--database-url", help="database of the server started by the test (default SQLite)")
     parser.add_argument("--sweep", metavar="N,N,...", help="run each table count on a fresh server")
+    parser.add_argument("--baseline", metavar="PYTHON",
+                        help="with --sweep: also run each count on a server started by this Python interpreter "
+                             "(another installed copy, e.g. an older checkout's .venv/bin/python), just before "
+                             "this copy's run, and print the two side by side")
     parser.add_argument("--target-p99", type=float, default=100.0, help="latency target in ms (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bots' choices (default 0)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -623,13 +661,17 @@ def run_command(args: argparse.Namespace) -> int:
             if not args.json:
                 print(result.to_text(), end="\n\n", flush=True)
 
-        outcome = sweep(settings, counts, progress)
+        outcome = sweep(settings, counts, progress, args.baseline)
         if args.json:
             print(json.dumps(outcome))
         else:
+            if args.baseline:
+                print(comparison_text(outcome), end="\n\n")
             print(f"largest table count with p99 under {settings.target_p99_ms:.0f} ms and no error: "
                   f"{outcome['largest_held']}")
         return 0 if outcome["largest_held"] is not None else 1
+    if args.baseline:
+        raise ValueError("--baseline goes with --sweep")
     result = run_load(settings)
     print(json.dumps(result.to_dict()) if args.json else result.to_text())
     return 0 if result.held else 1

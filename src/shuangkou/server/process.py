@@ -46,12 +46,14 @@ class ServerProcess:
         operator_token: str = "operator-secret",
         extra_args: list[str] | None = None,
         port: int | None = None,
+        python: str | None = None,
     ) -> None:
         self.data_dir = Path(data_dir)
         self.database_url = database_url or f"sqlite:///{self.data_dir / 'shuangkou.db'}"
         self.operator_token = operator_token
         self.extra_args = list(extra_args or [])
         self.port = port or free_port()
+        self.python = python or sys.executable  # another interpreter runs another installed copy
         self.process: subprocess.Popen[bytes] | None = None
         self._log: IO[bytes] | None = None
 
@@ -76,7 +78,7 @@ class ServerProcess:
         assert self.process is None or self.process.poll() is not None, "already running"
         self.data_dir.mkdir(parents=True, exist_ok=True)
         command = [
-            sys.executable, "-m", "shuangkou", "serve",
+            self.python, "-m", "shuangkou", "serve",
             "--host", "127.0.0.1", "--port", str(self.port),
             "--data-dir", str(self.data_dir), "--database-url", self.database_url,
             "--operator-token", self.operator_token, *self.extra_args,
