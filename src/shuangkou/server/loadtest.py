@@ -599,7 +599,8 @@ def sweep(
 def comparison_text(outcome: dict[str, Any]) -> str:
     """The baseline's and this copy's figures side by side, per table count (a sweep with ``baseline``)."""
     lines = [
-        "| tables | server CPU per action: baseline / this (ratio) | p99 ms: baseline / this | actions/s: baseline / this |",
+        "| tables | server CPU per action: baseline / this (ratio) | p99 ms: baseline / this "
+        "| actions/s: baseline / this |",
         "|---|---|---|---|",
     ]
     for before, after in zip(outcome["baseline_runs"], outcome["runs"], strict=True):
