@@ -220,11 +220,6 @@ class Payout:
     balances_after: tuple[int, ...]
     deltas: tuple[int, ...]
 
-    @property
-    def capped(self) -> bool:
-        """True when some seat paid less than it owed (R9.5, C5.7)."""
-        return self.paid != self.dues
-
 
 def settle_nets(
     config: RoomConfig,
@@ -781,6 +776,15 @@ class TableSettlement:
         }
 
 
+def _escape_payments(escaper: int, penalty: int, share: Fraction) -> tuple[Amount, ...]:
+    """Per seat: the escaper pays ``penalty``, each opponent is owed ``share`` of half of
+    it, the escaper's partner nothing (C6.1, C6.2)."""
+    return tuple(
+        -penalty if seat == escaper else share * penalty / 2 if team_of(seat) != team_of(escaper) else 0
+        for seat in range(TABLE_SEATS)
+    )
+
+
 def settle_classic(
     config: RoomConfig,
     finish_order: Sequence[int],
@@ -817,7 +821,7 @@ def settle_classic(
     if escaper is not None:
         escaper = _seat_of(escaper, TABLE_SEATS, "escaper")
     ends_now = escaper is not None and config.escape_mode == "settle"
-    escape: list[Amount] = [0] * TABLE_SEATS
+    escape: tuple[Amount, ...] = (0,) * TABLE_SEATS
     house_claim: Amount = 0
     if escaper is not None and ends_now:  # C6.2
         if decided is not None:
@@ -832,11 +836,7 @@ def settle_classic(
         result_points = 0
         penalty = config.escape_double_wins * x * a * b
         share = _exact(config.escape_share)
-        house_claim = (1 - share) * penalty
-        for seat in range(TABLE_SEATS):
-            if team_of(seat) == winning_team:
-                escape[seat] = share * penalty / 2
-        escape[escaper] = -penalty
+        escape, house_claim = _escape_payments(escaper, penalty, share), (1 - share) * penalty
     else:
         if decided is None:
             raise ScoringError("bad_settlement", f"finishing order {list(order)} decides no result yet (C3.2)")
@@ -852,10 +852,7 @@ def settle_classic(
         penalty = 0
         if escaper is not None:  # C6.1
             penalty = config.escape_double_wins * x * config.double_win
-            for seat in range(TABLE_SEATS):
-                if team_of(seat) != team_of(escaper):
-                    escape[seat] = Fraction(penalty, 2)
-            escape[escaper] = -penalty
+            escape = _escape_payments(escaper, penalty, Fraction(1))
     c = tuple(0 if ends_now and seat == escaper else _contribution(phases[seat], config) for seat in range(TABLE_SEATS))
     contributions = tuple(x * multiplier for multiplier in c)
     transfers = tuple(
