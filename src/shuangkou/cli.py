@@ -394,6 +394,8 @@ def run_simulate(args: argparse.Namespace) -> int:
         config = load_config(args.config, _overrides(args.set))
     except ConfigError as error:
         raise CommandError(str(error)) from None
+    if config.seats != 2:
+        raise CommandError(f"--config: simulated games seat two players; {args.config} has seats = {config.seats}")
     with tqdm(total=args.games, unit="game", file=sys.stderr, disable=None) as bar:
         report = simulate(config, (names[0], names[1]), args.games, args.seed, args.jobs,
                           args.timeout_rate, args.escape_rate, bar.update)

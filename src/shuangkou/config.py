@@ -15,12 +15,18 @@ grouped into tables::
     [balance]  starting_balance, allow_negative, levels               (R9.4, R9.5)
     [house]    table_fee, win_fee_share                               (R9.7)
     [escape]   escape_mode, escape_multiplier, escape_share           (R10)
+    [table]    seats; four seats only: jiefeng, partner_by_flip,
+               connected_pairs, double_win, single_win, draw,
+               escape_double_wins                                     (C1-C6)
 
 Every key name is unique across the tables, so a key is named either by its plain name
 (``four_joker_bomb``) or by its dotted path (``rules.four_joker_bomb``); both work in
 overrides. Keys a file leaves out take the value of the shipped file of the file's edition
 (``configs/points.toml`` or ``configs/wealth.toml``), so a room file only needs
-``edition`` and what it changes. Nested values are merged table by table; arrays
+``edition`` and what it changes. The four-seat keys of ``[table]`` (RULES-CLASSIC) are
+in neither edition file: a two-seat room (``seats = 2``) refuses them, and a four-seat
+room that leaves one out takes its RULES-CLASSIC default (what ``configs/classic.toml``
+shows). Nested values are merged table by table; arrays
 (``phases``, ``unconnected``, ``levels``) are replaced whole.
 
 Errors are :class:`ConfigError`, one line per problem, in the form
@@ -51,10 +57,13 @@ from .cards import HAND_SIZE
 from .rules import FourJokerBomb, Rules, WildJokers
 
 __all__ = [
+    "CLASSIC_ROOMS",
     "EDITIONS",
     "FIELD_TABLE",
+    "FOUR_SEAT_KEYS",
     "MAX_CARDS_LEFT",
     "SHIPPED",
+    "SHIPPED_NAMES",
     "TABLES",
     "ConfigError",
     "ContributionMode",
@@ -68,6 +77,8 @@ __all__ = [
     "ResultBand",
     "ResultName",
     "RoomConfig",
+    "Seats",
+    "TeamResult",
     "UnconnectedRow",
     "check_config_main",
     "config_from_dict",
@@ -81,12 +92,22 @@ ContributionMode = Literal["max", "sum"]
 DoublingFrom = Literal["winner", "game"]
 EscapeMode = Literal["host", "settle"]
 ResultName = Literal["flat", "single", "double"]
+Seats = Literal[2, 4]
+TeamResult = Literal["double", "single", "draw"]
 
 EDITIONS: tuple[Edition, ...] = get_args(Edition)
 """Every edition, in the order of :data:`Edition`: ``("points", "wealth")``."""
 
 SHIPPED: tuple[str, ...] = EDITIONS
-"""Names of the shipped configuration files (``configs/NAME.toml``): one per edition."""
+"""Names of the shipped edition files (``configs/NAME.toml``): one per edition, the base
+every room file of that edition is read over."""
+
+CLASSIC_ROOMS: tuple[str, ...] = ("classic", "qianbian")
+"""Names of the shipped four-seat room files (``configs/NAME.toml``, RULES-CLASSIC):
+room files like any other, read over their edition's file."""
+
+SHIPPED_NAMES: tuple[str, ...] = SHIPPED + CLASSIC_ROOMS
+"""Every name :func:`load_config` takes instead of a path."""
 
 MAX_CARDS_LEFT = HAND_SIZE
 """The most cards a loser can hold: the whole hand dealt (R1.3)."""
@@ -103,11 +124,24 @@ TABLES: dict[str, tuple[str, ...]] = {
     "balance": ("starting_balance", "allow_negative", "levels"),
     "house": ("table_fee", "win_fee_share"),
     "escape": ("escape_mode", "escape_multiplier", "escape_share"),
+    "table": (
+        "seats",
+        "jiefeng",
+        "partner_by_flip",
+        "connected_pairs",
+        "double_win",
+        "single_win",
+        "draw",
+        "escape_double_wins",
+    ),
 }
 """The file layout: table name ("" for the top level) -> the keys it holds."""
 
 FIELD_TABLE: dict[str, str] = {key: table for table, keys in TABLES.items() for key in keys}
 """Plain key name -> the table it lives in ("" for the top level)."""
+
+FOUR_SEAT_KEYS: tuple[str, ...] = tuple(key for key in TABLES["table"] if key != "seats")
+"""The keys only a four-seat room reads (RULES-CLASSIC); a two-seat room refuses them."""
 
 
 # ---------------------------------------------------------------------------
@@ -244,8 +278,9 @@ class RoomConfig(_Frozen):
     """A room's configuration (RULES [config] items), immutable and fully validated.
 
     Build one with :func:`load_config` or :func:`config_from_dict`; constructing it
-    directly needs every field. Fields are flat; :data:`FIELD_TABLE` says which TOML
-    table each lives in. See ``docs/configuration.md`` for every key.
+    directly needs every field but the four-seat ones (:data:`FOUR_SEAT_KEYS`), which
+    default to RULES-CLASSIC. Fields are flat; :data:`FIELD_TABLE` says which TOML table
+    each lives in. See ``docs/configuration.md`` for every key.
     """
 
     name: str
@@ -284,6 +319,15 @@ class RoomConfig(_Frozen):
     escape_mode: EscapeMode
     escape_multiplier: NonNegative
     escape_share: Share
+    # [table]
+    seats: Seats
+    jiefeng: bool = True  # C2.3
+    partner_by_flip: bool = False  # C1.4
+    connected_pairs: bool = False  # C4.1
+    double_win: NonNegative = 3  # C5.2
+    single_win: NonNegative = 2
+    draw: NonNegative = 1
+    escape_double_wins: NonNegative = 3  # C6
 
     @model_validator(mode="before")
     @classmethod
@@ -426,6 +470,19 @@ class RoomConfig(_Frozen):
             )
         return self
 
+    @model_validator(mode="after")
+    def _check_seats(self) -> RoomConfig:
+        if self.seats == 2:
+            for key in FOUR_SEAT_KEYS:
+                if key in self.model_fields_set:
+                    raise _Invalid(
+                        (key,),
+                        "no four-seat key in a two-seat room (table.seats = 2): "
+                        "set seats = 4 or remove the key",
+                        _show(getattr(self, key)),
+                    )
+        return self
+
     # -- what the game and the settlement read ---------------------------------
 
     @functools.cached_property
@@ -484,10 +541,27 @@ class RoomConfig(_Frozen):
                 break
         return found
 
-    def match_points_for(self, balance_a: int, balance_b: int) -> int:
-        """Match points X: those of the lower of the two players' levels (R9.4)."""
-        low = min(self.level_for(balance_a).level, self.level_for(balance_b).level)
+    def match_points_for(self, *balances: int) -> int:
+        """Match points X: those of the lowest of the players' levels (R9.4, C5.1)."""
+        if not balances:
+            raise ValueError("match points need at least one balance")
+        low = min(self.level_for(balance).level for balance in balances)
         return self.levels[low - self.levels[0].level].match_points
+
+    @property
+    def scores_connected_pairs(self) -> bool:
+        """Whether R8.2 raises scoring phases: always with two seats (R8), with four when
+        ``connected_pairs`` is true (C4.1)."""
+        return self.seats == 2 or self.connected_pairs
+
+    def team_result_multiplier(self, result: TeamResult) -> int:
+        """The result multiplier *a* of a four-seat result (C5.2)."""
+        multipliers: dict[TeamResult, int] = {
+            "double": self.double_win,
+            "single": self.single_win,
+            "draw": self.draw,
+        }
+        return multipliers[result]
 
     def escape_penalty(self, balance_a: int, balance_b: int) -> int:
         """The escape penalty for players of these balances: match points X (R9.4) times the
@@ -509,13 +583,15 @@ class RoomConfig(_Frozen):
     # -- output -------------------------------------------------------------------
 
     def to_toml_dict(self) -> dict[str, Any]:
-        """The configuration in the file layout (tables), as plain JSON/TOML values."""
+        """The configuration in the file layout (tables), as plain JSON/TOML values; a
+        two-seat room leaves out the four-seat keys (it refuses them)."""
         flat = self.model_dump(mode="json")
         grouped: dict[str, Any] = {}
         for table, keys in TABLES.items():
             target = grouped if not table else grouped.setdefault(table, {})
             for key in keys:
-                target[key] = _plain(flat[key])
+                if self.seats == 4 or key not in FOUR_SEAT_KEYS:
+                    target[key] = _plain(flat[key])
         return grouped
 
     def to_json(self) -> str:
@@ -693,6 +769,10 @@ def _problems(error: ValidationError, source: str) -> list[Problem]:
                 "contribution",
                 "doubling",
                 "escape_multiplier",
+                "double_win",
+                "single_win",
+                "draw",
+                "escape_double_wins",
             )
         ):
             expected += " (multipliers are never negative)"
@@ -816,13 +896,14 @@ def load_config(
 ) -> RoomConfig:
     """Load a room configuration.
 
-    ``path_or_name`` is a shipped name (``"points"``, ``"wealth"``) or the path of a TOML
-    file. ``overrides`` change keys after the file, each named by its plain name
-    (``{"four_joker_bomb": "largest"}``) or its dotted path (``{"rules.four_joker_bomb":
-    "largest"}``, ``{"results.single.multiplier": 4}``); an array or table value replaces
-    the whole array or merges into the table. Raises :class:`ConfigError`.
+    ``path_or_name`` is a shipped name (:data:`SHIPPED_NAMES`: ``"points"``, ``"wealth"``,
+    ``"classic"``, ``"qianbian"``) or the path of a TOML file. ``overrides`` change keys
+    after the file, each named by its plain name (``{"four_joker_bomb": "largest"}``) or
+    its dotted path (``{"rules.four_joker_bomb": "largest"}``,
+    ``{"results.single.multiplier": 4}``); an array or table value replaces the whole
+    array or merges into the table. Raises :class:`ConfigError`.
     """
-    if isinstance(path_or_name, str) and path_or_name in SHIPPED:
+    if isinstance(path_or_name, str) and path_or_name in SHIPPED_NAMES:
         source = _shipped_path(path_or_name)
         return _resolve(_read_shipped(path_or_name), source, overrides)
     source = os.fspath(path_or_name)
@@ -835,7 +916,7 @@ def load_config(
                 Problem(
                     source,
                     "",
-                    f"a readable UTF-8 TOML file or a shipped name ({', '.join(SHIPPED)})",
+                    f"a readable UTF-8 TOML file or a shipped name ({', '.join(SHIPPED_NAMES)})",
                     f"an unreadable file: {reason}",
                 )
             ]

@@ -329,6 +329,14 @@ class Game:
     _play_views: list[PlayView] = field(default_factory=list, repr=False)
     _saved: list[_Saved] = field(default_factory=list, repr=False, compare=False)
 
+    def __post_init__(self) -> None:
+        if self.settings.seats != 2:
+            raise GameError(
+                "bad_config",
+                f"a game seats two players; this room has seats = {self.settings.seats} (RULES-CLASSIC: "
+                "its games are settled by shuangkou.scoring.settle_classic)",
+            )
+
     # -- creation -------------------------------------------------------------
 
     @classmethod

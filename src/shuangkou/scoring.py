@@ -1,14 +1,18 @@
-"""Scoring and settlement of a game (RULES §7–§10): pure functions over plain values.
+"""Scoring and settlement of a game (RULES §7–§10, RULES-CLASSIC C4–C6): pure functions
+over plain values.
 
-- :func:`scoring_phase` — a player's scoring phase from the bombs they played (R8).
-- :func:`settle_game` — the settlement of a game that ended normally (R7, R9).
-- :func:`settle_escape` — the settlement of a game ended by an escape (R10.3).
+- :func:`scoring_phase` — a player's scoring phase from the bombs they played (R8, C4.1).
+- :func:`settle_game` — the settlement of a two-seat game that ended normally (R7, R9).
+- :func:`settle_escape` — the settlement of a two-seat game ended by an escape (R10.3).
 - :func:`settle` — either of the two, as a finished game calls for.
+- :func:`settle_classic` — the settlement of a four-seat game, escapes included (C5, C6).
+- :func:`settle_nets` — the money step both games share: per-seat nets (and the house's
+  claim) to balances, with the table fee, the caps and the win fee (R9.5, R9.7, C5.7).
 
-Every amount is an integer (points or coins). A :class:`Settlement` carries the whole
-breakdown of R9.6 and is zero-sum: ``sum(deltas) + house == 0``. Input no game can produce
-(a seat other than 0 or 1, three balances, a loser without cards, ...) raises
-:class:`ScoringError`.
+Every amount is an integer (points or coins). A :class:`Settlement` (two seats) or
+:class:`TableSettlement` (four seats) carries the whole breakdown of R9.6 / C5.8 and is
+zero-sum: ``sum(deltas) + house == 0``. Input no game can produce (a seat the table does
+not have, three balances, a loser without cards, ...) raises :class:`ScoringError`.
 
 The worked example of R10.4 (wealth edition, X = 1000; A played a 6-phase bomb, B a
 7-phase bomb; A escapes):
@@ -29,33 +33,47 @@ The worked example of R10.4 (wealth edition, X = 1000; A played a 6-phase bomb, 
 
 from __future__ import annotations
 
+import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal, Protocol
+from typing import Literal, Protocol, TypeVar
 
 from .combos import Combo, Kind
-from .config import RoomConfig
+from .config import RoomConfig, TeamResult
 from .errors import Refusal
 
 __all__ = [
+    "TABLE_SEATS",
     "BombLike",
     "BombPlay",
+    "Payout",
     "PhaseScore",
     "PhaseSource",
     "ResultLevel",
     "ScoringError",
     "Settlement",
+    "TableResultLevel",
+    "TableSettlement",
     "connected_pair_phase",
+    "decided_result",
+    "partner_of",
     "scoring_phase",
     "settle",
+    "settle_classic",
     "settle_escape",
     "settle_game",
+    "settle_nets",
+    "team_of",
 ]
 
 ResultLevel = Literal["flat", "single", "double", "escape"]
+TableResultLevel = Literal["double", "single", "draw", "escape"]
 PhaseSource = Literal["none", "bomb", "connected", "unconnected"]
+
+TABLE_SEATS = 4
+"""Seats of a classic table (C1.1)."""
 
 _CONNECTED_LOW, _CONNECTED_HIGH = 3, 14  # R8.2: adjacent ranks within 3..A
 
@@ -137,16 +155,18 @@ def connected_pair_phase(first: Combo, second: Combo) -> int:
 
 
 def scoring_phase(bombs: Sequence[BombLike], config: RoomConfig) -> PhaseScore:
-    """A player's scoring phase: the largest of R8.1, R8.2 and (when
-    ``count_unconnected``) R8.3. ``bombs`` are the bombs the player played, each a
-    separate play. At equal phase R8.1 is named before R8.2, and R8.2 before R8.3."""
+    """A player's scoring phase: the largest of R8.1, R8.2 (always with two seats; with
+    four only when ``connected_pairs``, C4.1) and (when ``count_unconnected``) R8.3.
+    ``bombs`` are the bombs the player played, each a separate play. At equal phase R8.1
+    is named before R8.2, and R8.2 before R8.3."""
     played = _normalize(bombs)
     best = PhaseScore(0, "none", (), played)
     for bomb in played:  # R8.1
         if bomb.combo.phase > best.phase:
             best = PhaseScore(bomb.combo.phase, "bomb", (bomb,), played)
-    for j, later in enumerate(played):  # R8.2: pairs in separate plays; chains count as a pair
-        for earlier in played[:j]:
+    pairs = played if config.scores_connected_pairs else ()
+    for j, later in enumerate(pairs):  # R8.2: pairs in separate plays; chains count as a pair
+        for earlier in pairs[:j]:
             phase = connected_pair_phase(earlier.combo, later.combo)
             if phase > best.phase:
                 best = PhaseScore(phase, "connected", (earlier, later), played)
@@ -159,9 +179,128 @@ def scoring_phase(bombs: Sequence[BombLike], config: RoomConfig) -> PhaseScore:
     return best
 
 
+# ---------------------------------------------------------------------------
+# The money step: nets to balances (R9.5, R9.7, C5.7)
+
+Amount = Fraction | int
+
+
+def _exact(share: float) -> Fraction:
+    """A configured share as an exact fraction (0.7 is 7/10)."""
+    return Fraction(str(share))
+
+
+def _share(share: float, amount: int) -> int:
+    """``share`` × ``amount`` rounded down, computed exactly."""
+    return math.floor(_exact(share) * amount)
+
+
+@dataclass(frozen=True, slots=True)
+class Payout:
+    """What :func:`settle_nets` did, per seat in the order of the balances given.
+
+    - ``table_fees``: taken first from each seat (R9.7), capped by R9.5.
+    - ``dues``: what a seat with a negative net owes (its net rounded up to a whole
+      amount), 0 for the others; ``paid``: what it paid of it after the cap (R9.5).
+    - ``received``: what a seat with a positive net got from the pot, before the win fee;
+      ``win_fees``: the house's share of it (R9.7).
+    - ``house``: the house's total change (fees, the pot's rest, win fees).
+    - ``balances_before``, ``balances_after``, ``deltas``.
+
+    Invariant: ``sum(deltas) + house == 0``.
+    """
+
+    table_fees: tuple[int, ...]
+    dues: tuple[int, ...]
+    paid: tuple[int, ...]
+    received: tuple[int, ...]
+    win_fees: tuple[int, ...]
+    house: int
+    balances_before: tuple[int, ...]
+    balances_after: tuple[int, ...]
+    deltas: tuple[int, ...]
+
+
+def settle_nets(
+    config: RoomConfig,
+    balances: Sequence[int],
+    nets: Sequence[Amount],
+    *,
+    house_claim: Amount = 0,
+    win_fee_from: Collection[int] = (),
+) -> Payout:
+    """Apply one game's nets to the balances, for any number of seats (R9.5, R9.7, C5.7).
+
+    ``nets[seat]`` is what the seat wins (> 0) or loses (< 0) before fees and caps, and
+    ``house_claim`` (≥ 0) the part of the losses owed to the house (an escape payment's
+    rest, R10.3, C6.2); nets and claim sum to zero. Nets may be fractions: a receiver
+    gets its net rounded down, a payer owes its loss rounded up, the house gets the rest.
+
+    Order: the table fee from each seat, capped by its balance when
+    ``allow_negative = false``; then each payer pays what it owes, capped by what it holds
+    after the fee; everything paid is one pot, shared among the positive nets and the
+    house's claim in proportion, each seat's share rounded down, the rest to the house;
+    last, the win fee (``win_fee_share`` of what it received, rounded down) from each seat
+    of ``win_fee_from``. With one payer and one receiver the pot goes whole to the
+    receiver: exactly R9.5.
+    """
+    before = tuple(balances)
+    if len(nets) != len(before):
+        raise ScoringError(
+            "bad_settlement", f"nets: expected one per seat ({len(before)}), got {len(nets)}"
+        )
+    if house_claim < 0 or sum(nets) + house_claim != 0:
+        raise ScoringError(
+            "bad_settlement",
+            f"nets {list(nets)} and the house's claim {house_claim} must sum to zero, the claim at least 0",
+        )
+    for seat in win_fee_from:
+        _seat_of(seat, len(before), "a seat paying the win fee")
+    balances_now = list(before)
+
+    def payable(seat: int, amount: int) -> int:
+        if config.allow_negative:
+            return amount
+        return max(0, min(amount, balances_now[seat]))
+
+    fees = tuple(payable(seat, config.table_fee) for seat in range(len(before)))  # R9.7
+    for seat, fee in enumerate(fees):
+        balances_now[seat] -= fee
+    dues = tuple(-math.floor(net) if net < 0 else 0 for net in nets)
+    paid = tuple(payable(seat, due) for seat, due in enumerate(dues))  # R9.5: netting first
+    pot = sum(paid)
+    claimed = sum((net for net in nets if net > 0), Fraction(house_claim))
+    shared = min(Fraction(pot), claimed)
+    received = tuple(math.floor(shared * net / claimed) if net > 0 else 0 for net in nets)
+    win_fees = tuple(
+        _share(config.win_fee_share, got) if seat in win_fee_from else 0 for seat, got in enumerate(received)
+    )
+    after = tuple(
+        balance - paid[seat] + received[seat] - win_fees[seat] for seat, balance in enumerate(balances_now)
+    )
+    house = sum(fees) + pot - sum(received) + sum(win_fees)
+    deltas = tuple(end - start for start, end in zip(before, after, strict=True))
+    assert sum(deltas) + house == 0
+    return Payout(
+        table_fees=fees,
+        dues=dues,
+        paid=paid,
+        received=received,
+        win_fees=win_fees,
+        house=house,
+        balances_before=before,
+        balances_after=after,
+        deltas=deltas,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Two seats (R7, R9, R10)
+
+
 @dataclass(frozen=True, slots=True)
 class Settlement:
-    """The settlement of one game, with the breakdown of R9.6. Seats are 0 and 1.
+    """The settlement of one two-seat game, with the breakdown of R9.6. Seats are 0 and 1.
 
     - ``result``: ``"flat"``, ``"single"``, ``"double"`` (R7.1) or ``"escape"`` (R10.3);
       ``winner`` is the seat that emptied its hand, or the escaper's opponent.
@@ -243,8 +382,11 @@ class Settlement:
         }
 
 
-# ---------------------------------------------------------------------------
-# Settlement
+def _two_seat_room(config: RoomConfig) -> None:
+    if config.seats != 2:
+        raise ScoringError(
+            "bad_settlement", f"a room of {config.seats} seats is settled by settle_classic, not as two seats"
+        )
 
 
 def _pair(values: Sequence[int], what: str) -> tuple[int, int]:
@@ -260,7 +402,7 @@ def _seat(seat: int, what: str) -> int:
 
 
 def _contribution(score: PhaseScore, config: RoomConfig) -> int:
-    """c of a player (R9.1): of the scoring phase, or summed over every bomb played."""
+    """c of a player (R9.1, C5.5): of the scoring phase, or summed over every bomb played."""
     if config.contribution == "sum":
         return sum(config.contribution_for(bomb.combo.phase) for bomb in score.played)
     return config.contribution_for(score.phase)
@@ -271,40 +413,6 @@ def _doubling_phase(phases: tuple[PhaseScore, PhaseScore], winner: int, config: 
     if config.doubling_from == "game":
         return max(phases[0].phase, phases[1].phase)
     return phases[winner].phase
-
-
-def _share(share: float, amount: int) -> int:
-    """``share`` × ``amount`` rounded down, computed exactly (0.7 is 7/10)."""
-    return int(Fraction(str(share)) * amount)
-
-
-class _Ledger:
-    """Balances during one settlement; every change moves value between seats and house."""
-
-    def __init__(self, balances: tuple[int, int], config: RoomConfig) -> None:
-        self.balances = list(balances)
-        self.house = 0
-        self.allow_negative = config.allow_negative
-
-    def payable(self, seat: int, amount: int) -> int:
-        """What ``seat`` can pay of ``amount`` (R9.5)."""
-        if self.allow_negative:
-            return amount
-        return max(0, min(amount, self.balances[seat]))
-
-    def to_house(self, seat: int, amount: int) -> None:
-        self.balances[seat] -= amount
-        self.house += amount
-
-    def transfer(self, payer: int, amount: int) -> None:
-        self.balances[payer] -= amount
-        self.balances[1 - payer] += amount
-
-    def table_fees(self, fee: int) -> tuple[int, int]:
-        charged = (self.payable(0, fee), self.payable(1, fee))
-        for seat in (0, 1):
-            self.to_house(seat, charged[seat])
-        return charged
 
 
 def settle_game(
@@ -321,8 +429,9 @@ def settle_game(
 
     Order: the table fee from each seat (capped, R9.7); then the one netted transfer of
     R9.1, capped by what the payer holds after the fee (R9.5); then the house's share of
-    the winner's gain (R9.7).
+    the winner's gain (R9.7). The money is moved by :func:`settle_nets`.
     """
+    _two_seat_room(config)
     winner = _seat(winner, "winner")
     loser = 1 - winner
     before = _pair(balances, "balances")
@@ -332,7 +441,7 @@ def settle_game(
     except ValueError as error:
         raise ScoringError("bad_settlement", str(error)) from None
     phases = (scoring_phase(bombs_by_seat[0], config), scoring_phase(bombs_by_seat[1], config))
-    x = config.match_points_for(before[0], before[1])  # R9.4
+    x = config.match_points_for(*before)  # R9.4
     doubling_phase = _doubling_phase(phases, winner, config)  # R9.2
     b = config.doubling_for(doubling_phase)
     c = (_contribution(phases[0], config), _contribution(phases[1], config))  # R9.1
@@ -340,15 +449,11 @@ def settle_game(
     result_points = x * a * b
     net_winner = result_points + contributions[winner] - contributions[loser]  # R9.1
 
-    ledger = _Ledger(before, config)
-    fees = ledger.table_fees(config.table_fee)  # R9.7
+    nets = [0, 0]
+    nets[winner], nets[loser] = net_winner, -net_winner
+    payout = settle_nets(config, before, nets, win_fee_from=(winner,))  # R9.5, R9.7
     payer = None if net_winner == 0 else (loser if net_winner > 0 else winner)
-    due = abs(net_winner)
-    paid = 0 if payer is None else ledger.payable(payer, due)  # R9.5: netting first
-    if payer is not None:
-        ledger.transfer(payer, paid)
-    win_fee = _share(config.win_fee_share, paid) if payer == loser else 0  # R9.7
-    ledger.to_house(winner, win_fee)
+    paid = 0 if payer is None else payout.paid[payer]
     return _settlement(
         result=result,
         winner=winner,
@@ -365,14 +470,12 @@ def settle_game(
         contributions=contributions,
         result_points=result_points,
         penalty=0,
-        due=due,
+        due=abs(net_winner),
         payer=payer,
         paid=paid,
         received=paid,
-        fees=fees,
-        win_fee=win_fee,
-        ledger=ledger,
-        before=before,
+        win_fee=payout.win_fees[winner],
+        payout=payout,
     )
 
 
@@ -390,14 +493,16 @@ def settle_escape(
     the normal loss X·b (a = 1, the opponent O counted as the winner for R9.2) and O's
     contribution X·c_O; E's own contribution is 0. D is capped by what E holds after the
     table fee (R9.5); O receives ``escape_share`` of what E paid, rounded down, and the
-    rest goes to the house. No win fee is taken on an escape.
+    rest goes to the house (the house's claim of :func:`settle_nets`). No win fee is
+    taken on an escape.
     """
+    _two_seat_room(config)
     escaper = _seat(escaper, "escaper")
     opponent = 1 - escaper
     before = _pair(balances, "balances")
     bombs_by_seat = _pair_of_bombs(bombs)
     phases = (scoring_phase(bombs_by_seat[0], config), scoring_phase(bombs_by_seat[1], config))
-    x = config.match_points_for(before[0], before[1])  # R9.4
+    x = config.match_points_for(*before)  # R9.4
     doubling_phase = _doubling_phase(phases, opponent, config)
     b = config.doubling_for(doubling_phase)
     a = 1 if escaper_played else 0
@@ -410,12 +515,10 @@ def settle_escape(
     penalty = config.escape_penalty(before[0], before[1])  # X × escape_multiplier
     due = penalty + result_points + contributions[opponent]
 
-    ledger = _Ledger(before, config)
-    fees = ledger.table_fees(config.table_fee)
-    paid = ledger.payable(escaper, due)
-    received = _share(config.escape_share, paid)
-    ledger.to_house(escaper, paid - received)
-    ledger.transfer(escaper, received)
+    share = _exact(config.escape_share)
+    nets: list[Amount] = [0, 0]
+    nets[escaper], nets[opponent] = -due, share * due
+    payout = settle_nets(config, before, nets, house_claim=(1 - share) * due)  # R9.5, R10.3
     return _settlement(
         result="escape",
         winner=opponent,
@@ -434,12 +537,10 @@ def settle_escape(
         penalty=penalty,
         due=due,
         payer=escaper if due else None,
-        paid=paid,
-        received=received,
-        fees=fees,
+        paid=payout.paid[escaper],
+        received=payout.received[opponent],
         win_fee=0,
-        ledger=ledger,
-        before=before,
+        payout=payout,
     )
 
 
@@ -495,14 +596,10 @@ def _settlement(
     payer: int | None,
     paid: int,
     received: int,
-    fees: tuple[int, int],
     win_fee: int,
-    ledger: _Ledger,
-    before: tuple[int, int],
+    payout: Payout,
 ) -> Settlement:
-    after = (ledger.balances[0], ledger.balances[1])
-    deltas = (after[0] - before[0], after[1] - before[1])
-    assert deltas[0] + deltas[1] + ledger.house == 0
+    before, after = _pair(payout.balances_before, "balances"), _pair(payout.balances_after, "balances")
     return Settlement(
         result=result,
         winner=winner,
@@ -523,10 +620,283 @@ def _settlement(
         payer=payer,
         paid=paid,
         received=received,
-        table_fees=fees,
+        table_fees=_pair(payout.table_fees, "table fees"),
         win_fee=win_fee,
-        house=ledger.house,
-        deltas=deltas,
+        house=payout.house,
+        deltas=_pair(payout.deltas, "deltas"),
         balances_before=before,
         balances_after=after,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Four seats (RULES-CLASSIC C3.2, C4, C5, C6)
+
+
+def team_of(seat: int) -> int:
+    """C1.1: seats 0 and 2 are team 0, seats 1 and 3 team 1."""
+    return seat % 2
+
+
+def partner_of(seat: int) -> int:
+    """C1.1: the partner sits opposite."""
+    return (seat + 2) % TABLE_SEATS
+
+
+def _seat_of(seat: int, seats: int, what: str) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
+        raise ScoringError("bad_seat", f"{what} must be a seat 0 to {seats - 1}, not {seat!r}")
+    return seat
+
+
+_T = TypeVar("_T")
+
+
+def _per_seat(values: Sequence[_T], what: str) -> tuple[_T, ...]:
+    if len(values) != TABLE_SEATS:
+        raise ScoringError(
+            "bad_settlement", f"{what}: expected one per seat ({TABLE_SEATS}), got {len(values)}"
+        )
+    return tuple(values)
+
+
+def decided_result(finish_order: Sequence[int]) -> TeamResult | None:
+    """C3.2: the result a finishing order (the seats out so far, first out first)
+    decides — ``"double"``, ``"single"`` or ``"draw"``, won by the team of the first out —
+    or None while the game goes on. An order longer than the game (a third player out
+    after a double win, a fifth entry) raises :class:`ScoringError`."""
+    order = [_seat_of(seat, TABLE_SEATS, "a seat of the finishing order") for seat in finish_order]
+    if len(set(order)) != len(order):
+        raise ScoringError("bad_settlement", f"finishing order {order}: a seat goes out once")
+    result: TeamResult | None = None
+    if len(order) >= 2 and team_of(order[0]) == team_of(order[1]):
+        result, ends_at = "double", 2
+    elif len(order) >= 3:
+        result = "single" if team_of(order[0]) == team_of(order[2]) else "draw"
+        ends_at = TABLE_SEATS  # C2.2: the fourth may be named
+    if result is not None and len(order) > ends_at:
+        raise ScoringError(
+            "bad_settlement", f"finishing order {order}: the game ended with a {result} result before the last"
+        )
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class TableSettlement:
+    """The settlement of one four-seat game, with the breakdown of C5.8. Every tuple has
+    one entry per seat 0–3 (seats as they sat for the game, after any C1.4 swap).
+
+    - ``result``: ``"double"``, ``"single"``, ``"draw"`` (C3.2) or ``"escape"`` (C6.2, the
+      game ended at once); ``finish_order`` the seats out, first out first; ``winners``
+      the two seats of the winning team (the escaper's opponents on an escape), sorted.
+    - ``escaper``: the seat that escaped, also when its seat was hosted to the end (C6.1;
+      ``result`` is then the game's result).
+    - ``match_points`` X (C5.1) and every seat's ``levels``; ``a`` (C5.2; the double
+      win's on an escape), ``b`` and the ``doubling_phase`` it was read from (C5.3, C6.2).
+    - ``phases`` (C4.1) and ``team_phases`` (C4.2, team 0 = seats 0 and 2).
+    - ``contribution_multipliers`` c and ``contributions`` X·c: what each seat receives
+      from *each* of the other three (C5.5; an escaper's is 0 when the game ends at once).
+    - ``result_points`` X·a·b and ``transfers`` ±X·a·b per seat (C5.4; 0 on an escape).
+    - ``penalty``: the escape penalty P (C6.1) or D (C6.2), else 0; ``escape_payments``
+      its part per seat (−P or −D for the escaper, each opponent's half, rounded down).
+    - ``nets``: each seat's net before fees and caps (C5.6); ``house_claim`` the house's
+      part of an escape payment (C6.2's rest).
+    - the money step (:class:`Payout`): ``table_fees``, ``dues``, ``paid``, ``received``,
+      ``win_fees``, ``house``, ``deltas``, ``balances_before``, ``balances_after``.
+
+    Invariant: ``sum(deltas) + house == 0``.
+    """
+
+    result: TableResultLevel
+    finish_order: tuple[int, ...]
+    winners: tuple[int, int]
+    escaper: int | None
+    match_points: int
+    levels: tuple[int, ...]
+    a: int
+    b: int
+    doubling_phase: int
+    phases: tuple[PhaseScore, ...]
+    team_phases: tuple[int, int]
+    contribution_multipliers: tuple[int, ...]
+    contributions: tuple[int, ...]
+    result_points: int
+    transfers: tuple[int, ...]
+    penalty: int
+    escape_payments: tuple[int, ...]
+    nets: tuple[int, ...]
+    house_claim: int
+    table_fees: tuple[int, ...]
+    dues: tuple[int, ...]
+    paid: tuple[int, ...]
+    received: tuple[int, ...]
+    win_fees: tuple[int, ...]
+    house: int
+    deltas: tuple[int, ...]
+    balances_before: tuple[int, ...]
+    balances_after: tuple[int, ...]
+
+    @property
+    def capped(self) -> bool:
+        """True when some seat paid less than it owed (C5.7)."""
+        return self.paid != self.dues
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON form of the whole breakdown (C5.8)."""
+        return {
+            "result": self.result,
+            "finish_order": list(self.finish_order),
+            "winners": list(self.winners),
+            "escaper": self.escaper,
+            "match_points": self.match_points,
+            "levels": list(self.levels),
+            "a": self.a,
+            "b": self.b,
+            "doubling_phase": self.doubling_phase,
+            "phases": [phase.to_dict() for phase in self.phases],
+            "team_phases": list(self.team_phases),
+            "contribution_multipliers": list(self.contribution_multipliers),
+            "contributions": list(self.contributions),
+            "result_points": self.result_points,
+            "transfers": list(self.transfers),
+            "penalty": self.penalty,
+            "escape_payments": list(self.escape_payments),
+            "nets": list(self.nets),
+            "house_claim": self.house_claim,
+            "table_fees": list(self.table_fees),
+            "dues": list(self.dues),
+            "paid": list(self.paid),
+            "received": list(self.received),
+            "capped": self.capped,
+            "win_fees": list(self.win_fees),
+            "house": self.house,
+            "deltas": list(self.deltas),
+            "balances_before": list(self.balances_before),
+            "balances_after": list(self.balances_after),
+        }
+
+
+def _escape_payments(escaper: int, penalty: int, share: Fraction) -> tuple[Amount, ...]:
+    """Per seat: the escaper pays ``penalty``, each opponent is owed ``share`` of half of
+    it, the escaper's partner nothing (C6.1, C6.2)."""
+    return tuple(
+        -penalty if seat == escaper else share * penalty / 2 if team_of(seat) != team_of(escaper) else 0
+        for seat in range(TABLE_SEATS)
+    )
+
+
+def settle_classic(
+    config: RoomConfig,
+    finish_order: Sequence[int],
+    bombs: Sequence[Sequence[BombLike]],
+    balances: Sequence[int],
+    escaper: int | None = None,
+) -> TableSettlement:
+    """Settle a four-seat game (C5, C6) of a room with ``seats = 4``.
+
+    ``finish_order`` lists the seats out, first out first; ``bombs[seat]`` the bombs each
+    seat played, in order; ``balances`` the four balances before the game; ``escaper``
+    the seat that left while holding cards, if any.
+
+    Without an escape, or with ``escape_mode = "host"`` (C6.1), the finishing order must
+    decide the result (C3.2): each seat's net is the result transfer ±X·a·b (C5.4) plus
+    the contributions (C5.5); with an escaper it also pays P = ``escape_double_wins`` × X
+    × a(double), half to each opponent. With ``escape_mode = "settle"`` (C6.2) the game
+    ends at once, before any result: the escaper pays D = P × b (b of the highest phase
+    reached by anyone), each opponent receives ``escape_share`` × D / 2, the house the
+    rest, and the three others' contributions are settled. The nets then go through
+    :func:`settle_nets` (C5.7, C6.3): the win fee is taken from every receiver, except
+    on an escape settled at once.
+    """
+    if config.seats != TABLE_SEATS:
+        raise ScoringError(
+            "bad_settlement", f"settle_classic settles four-seat rooms; this room has {config.seats} seats"
+        )
+    order = tuple(finish_order)
+    decided = decided_result(order)
+    before = _per_seat(balances, "balances")
+    phases = tuple(scoring_phase(played, config) for played in _per_seat(bombs, "bombs"))  # C4.1
+    team_phases = (max(phases[0].phase, phases[2].phase), max(phases[1].phase, phases[3].phase))  # C4.2
+    x = config.match_points_for(*before)  # C5.1
+    if escaper is not None:
+        escaper = _seat_of(escaper, TABLE_SEATS, "escaper")
+    ends_now = escaper is not None and config.escape_mode == "settle"
+    escape: tuple[Amount, ...] = (0,) * TABLE_SEATS
+    house_claim: Amount = 0
+    if escaper is not None and ends_now:  # C6.2
+        if decided is not None:
+            raise ScoringError("bad_settlement", f"finishing order {list(order)}: the game was over ({decided})")
+        if escaper in order:
+            raise ScoringError("bad_settlement", f"seat {escaper} was out: leaving then is no escape (C6)")
+        result: TableResultLevel = "escape"
+        winning_team = 1 - team_of(escaper)
+        a = config.double_win
+        doubling_phase = max(phase.phase for phase in phases)
+        b = config.doubling_for(doubling_phase)
+        result_points = 0
+        penalty = config.escape_double_wins * x * a * b
+        share = _exact(config.escape_share)
+        escape, house_claim = _escape_payments(escaper, penalty, share), (1 - share) * penalty
+    else:
+        if decided is None:
+            raise ScoringError("bad_settlement", f"finishing order {list(order)} decides no result yet (C3.2)")
+        result = decided
+        winning_team = team_of(order[0])  # C5.2: the first out's team
+        a = config.team_result_multiplier(decided)
+        if config.doubling_from == "winner":  # C5.3
+            doubling_phase = team_phases[winning_team]
+        else:
+            doubling_phase = max(phase.phase for phase in phases)
+        b = config.doubling_for(doubling_phase)
+        result_points = x * a * b
+        penalty = 0
+        if escaper is not None:  # C6.1
+            penalty = config.escape_double_wins * x * config.double_win
+            escape = _escape_payments(escaper, penalty, Fraction(1))
+    c = tuple(0 if ends_now and seat == escaper else _contribution(phases[seat], config) for seat in range(TABLE_SEATS))
+    contributions = tuple(x * multiplier for multiplier in c)
+    transfers = tuple(
+        result_points if team_of(seat) == winning_team else -result_points for seat in range(TABLE_SEATS)
+    )
+    exact_nets = [
+        transfers[seat] + TABLE_SEATS * contributions[seat] - sum(contributions) + escape[seat]  # C5.5, C5.6
+        for seat in range(TABLE_SEATS)
+    ]
+    payout = settle_nets(
+        config,
+        before,
+        exact_nets,
+        house_claim=house_claim,
+        win_fee_from=() if ends_now else range(TABLE_SEATS),
+    )
+    nets = tuple(math.floor(net) for net in exact_nets)
+    return TableSettlement(
+        result=result,
+        finish_order=order,
+        winners=(winning_team, winning_team + 2),
+        escaper=escaper,
+        match_points=x,
+        levels=tuple(config.level_for(balance).level for balance in before),
+        a=a,
+        b=b,
+        doubling_phase=doubling_phase,
+        phases=phases,
+        team_phases=team_phases,
+        contribution_multipliers=c,
+        contributions=contributions,
+        result_points=result_points,
+        transfers=transfers,
+        penalty=penalty,
+        escape_payments=tuple(math.floor(part) for part in escape),
+        nets=nets,
+        house_claim=-sum(nets),
+        table_fees=payout.table_fees,
+        dues=payout.dues,
+        paid=payout.paid,
+        received=payout.received,
+        win_fees=payout.win_fees,
+        house=payout.house,
+        deltas=payout.deltas,
+        balances_before=payout.balances_before,
+        balances_after=payout.balances_after,
     )

@@ -87,6 +87,9 @@ class Lobby:
             except (ConfigError, OSError) as problem:
                 errors[name] = str(problem)
                 continue
+            if config.seats != 2:  # the game engine seats two players
+                errors[name] = f"{source}: table.seats: expected 2 (this server seats two), found {config.seats}"
+                continue
             room = self.rooms.get(name)
             if room is None:
                 self.rooms[name] = Room(name, config, source)
