@@ -1,0 +1,218 @@
+"""What the server shows: the table as a seat or a spectator sees it, and the lobby's rooms.
+
+Every view is a typed dictionary, so the protocol's JSON Schema (``shuangkou
+protocol-schema``) describes each field. :func:`table_view` is built for every connection
+on every change of a table: it reads what the table holds and computes nothing but the
+escape penalty; the mover's legal moves come from :class:`TurnMoves`, computed once per
+turn.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal, NotRequired, cast
+
+from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
+
+from ..game import Game
+from .render import combo_views
+
+if TYPE_CHECKING:
+    from .tables import Table
+
+__all__ = [
+    "AccountView",
+    "ComboView",
+    "EventView",
+    "GameView",
+    "PlayView",
+    "RoomSummary",
+    "SeatView",
+    "TableView",
+    "TurnMoves",
+    "table_view",
+]
+
+Phase = Literal["waiting", "ready", "playing", "settled"]
+
+
+class ComboView(TypedDict):
+    """A combination (R3–R5): its kind, length, top rank, doubling phase (R8), the cards and the reading."""
+
+    kind: str
+    length: int
+    top: str
+    phase: int
+    cards: str
+    reading: str
+
+
+class PlayView(TypedDict):
+    """One play: its number in the game, the seat, the cards, the combination and who acted (R11.6)."""
+
+    index: int
+    seat: int
+    cards: str
+    combo: ComboView
+    cause: str
+
+
+class GameView(TypedDict):
+    """The game as a seat (with its own hand) or a spectator (no hand) sees it."""
+
+    seq: int
+    to_act: int | None
+    leader: int
+    flip_card: str | None
+    cards_left: list[int]
+    table: PlayView | None
+    plays: list[PlayView]
+    timeouts: list[int]
+    hosting: list[bool]
+    finished: bool
+    winner: int | None
+    result: str | None
+    escaped: int | None
+    seat: NotRequired[int]
+    hand: NotRequired[list[str]]
+
+
+class EventView(TypedDict):
+    """Something that happened in the game (``type``); the other fields depend on it."""
+
+    type: Literal["deal", "play", "pass", "timeout", "hosting", "escape", "end"]
+    seat: NotRequired[int]
+    cause: NotRequired[str]
+    cards: NotRequired[str]
+    combo: NotRequired[ComboView]
+    count: NotRequired[int]
+    on: NotRequired[bool]
+    flip_card: NotRequired[str | None]
+    cards_left: NotRequired[int]
+
+
+class SeatView(TypedDict):
+    """A seated player as everyone sees them."""
+
+    name: str
+    account: int
+    bot: bool
+    connected: bool
+    ready: bool
+    balance: int | None
+    ready_deadline: int | None
+
+
+class TableView(TypedDict):
+    """The whole table as seat ``you`` (None: a spectator) may see it."""
+
+    id: str
+    room: str
+    edition: str
+    seq: int
+    phase: Phase
+    you: int | None
+    seats: list[SeatView | None]
+    game: GameView | None
+    game_id: str | None
+    moves: list[ComboView] | None
+    turn_seconds: float
+    turn_deadline: int | None
+    escape_penalty: int | None
+    escape_mode: str
+    settlement: dict[str, object] | None
+
+
+class AccountView(TypedDict):
+    """A player's account: id, display name and balance per edition."""
+
+    id: int
+    name: str
+    balances: dict[str, int]
+
+
+class RoomSummary(TypedDict):
+    """A room as the lobby shows it."""
+
+    name: str
+    title: str
+    edition: str
+    stakes: list[int]
+    entry: int | None
+    turn_seconds: float
+    players: int
+    open: bool
+
+
+class TurnMoves:
+    """The legal moves of the seat to act, weakest first, computed once per turn."""
+
+    def __init__(self) -> None:
+        self._turn: object = None
+        self._moves: list[ComboView] = []
+
+    def of(self, game: Game, turn: object) -> list[ComboView]:
+        """The moves of ``game``'s seat to act in ``turn`` (a key that changes exactly when a turn passes)."""
+        if turn != self._turn:
+            self._moves = cast(list[ComboView], combo_views(game.legal_moves()))
+            self._turn = turn
+        return self._moves
+
+
+def table_view(table: Table, you: int | None) -> TableView:
+    """The table as seat ``you`` (None: a spectator) may see it: ``moves`` only for the
+    seat to act, when that seat is a person playing for themselves."""
+    current = table.current
+    playing = table.playing
+    game = current.game if current is not None else None
+    config = game.settings if playing and game is not None else table.room.config
+    phase: Phase
+    if playing:
+        phase = "playing"
+    elif current is not None and current.settlement is not None:
+        phase = "settled"
+    elif table.free_seats:
+        phase = "waiting"
+    else:
+        phase = "ready"
+    seats: list[SeatView | None] = []
+    for seat in table.seats:
+        if seat is None:
+            seats.append(None)
+            continue
+        seats.append({
+            "name": seat.account.name,
+            "account": seat.account.id,
+            "bot": seat.bot is not None,
+            "connected": seat.bot is not None or seat.connection is not None,
+            "ready": seat.ready,
+            "balance": seat.balance,
+            "ready_deadline": _millis(seat.ready_clock.deadline),
+        })
+    balances = [seat.balance for seat in table.seats if seat is not None and seat.balance is not None]
+    penalty = None
+    if len(balances) == 2:
+        penalty = config.match_points_for(balances[0], balances[1]) * config.escape_multiplier
+    moves = None
+    if you is not None and game is not None and table.timed_seat() == you:
+        moves = table.moves.of(game, table.turn_key)
+    return {
+        "id": table.id,
+        "room": table.room.name,
+        "edition": config.edition,
+        "seq": table.seq,
+        "phase": phase,
+        "you": you,
+        "seats": seats,
+        "game": cast(GameView, game.view(you)) if game is not None else None,
+        "game_id": current.game_id if current is not None else None,
+        "moves": moves,
+        "turn_seconds": config.turn_seconds,
+        "turn_deadline": _millis(table.clock.turn_deadline),
+        "escape_penalty": penalty,
+        "escape_mode": config.escape_mode,
+        "settlement": current.settlement if current is not None else None,
+    }
+
+
+def _millis(stamp: float | None) -> int | None:
+    return None if stamp is None else int(stamp * 1000)
