@@ -1,22 +1,15 @@
-"""The server's cached move views (shuangkou.server.render), as JSON, are exactly what the core produces."""
+"""The server's cached hint JSON (shuangkou.server.render) is exactly what the core produces."""
 
 from __future__ import annotations
 
 import json
 import random
 
-import orjson
 import pytest
 
-from shuangkou.combos import Combo
 from shuangkou.config import load_config
 from shuangkou.game import Escape, Game, HostedTurn, Hosting, Pass, Play, Timeout
-from shuangkou.server.render import combo_views
-
-
-def moves_json(moves: list[Combo]) -> str:
-    """The JSON the server sends for ``moves``."""
-    return orjson.dumps(combo_views(moves)).decode()
+from shuangkou.server.render import moves_json
 
 
 def _compact(value: object) -> str:

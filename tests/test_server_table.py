@@ -231,3 +231,30 @@ def test_the_mover_alone_gets_its_legal_moves_with_the_state(tmp_path: Path) -> 
         await harness.close()
 
     asyncio.run(scenario())
+
+
+def test_the_first_turn_of_a_new_game_gets_its_own_moves(tmp_path: Path) -> None:
+    config = load_config("points")
+    seed = next(s for s in range(100) if Game.deal(config, s).leader == Game.deal(config, s + 1).leader)
+
+    async def scenario() -> None:
+        harness = Harness(tmp_path, config, seed)
+        harness.table.start()
+        ann, bob = await harness.sit("Ann"), await harness.sit("Bob")
+        await harness.ready(ann, bob)
+        leader = harness.game.leader
+        mover, other = [ann, bob][leader], [ann, bob][1 - leader]
+        first = mover.drain()[-1]["table"]["moves"]
+        assert first == [move.to_dict() for move in harness.game.legal_moves()]
+        harness.table.tell(Received(other.connection, LeaveMessage(type="leave")))  # an escape before any play
+        await other.receive("left")
+        again = await harness.sit("Carl")  # in the escaper's seat
+        await harness.ready(again, mover)
+        game = harness.game
+        assert game.leader == leader and game.plays == []  # the same turn of the game as before
+        expected = [move.to_dict() for move in game.legal_moves()]
+        assert expected != first
+        assert mover.drain()[-1]["table"]["moves"] == expected
+        await harness.close()
+
+    asyncio.run(scenario())

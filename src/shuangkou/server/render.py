@@ -1,34 +1,42 @@
-"""Fast views of the moves the server sends most often: the mover's legal moves.
+"""Fast JSON for the longest part of what the server sends: the mover's legal moves.
 
-A hand's legal moves (with every ``state`` to the mover, and in ``hint``) list up to a few
-hundred combinations, and the same ones recur in thousands of hands; building a
-combination's view (:meth:`Combo.to_dict`) costs far more than looking it up. So
-:func:`combo_views` keeps the view of each combination (a :class:`Combo` is a hashable
-named tuple, and its view depends on nothing else). ``tests/test_server_render.py``
+The moves of the seat to act travel with its ``state`` and in ``hint`` replies. A hand's
+moves number hundreds on a lead (over a thousand readings of a full hand), and the same
+moves recur in thousands of hands; turning one into JSON (:meth:`Combo.to_dict`) costs
+far more than looking it up. So
+:func:`moves_json` keeps the JSON text of each combination (a :class:`Combo` is a
+hashable named tuple, and its JSON depends on nothing else). ``tests/test_server_render.py``
 checks it against the core.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
+
+import orjson
 
 from ..combos import Combo
 
-__all__ = ["combo_views"]
+__all__ = ["moves_json"]
 
 _MOVE_CACHE_LIMIT = 200_000
-_views: dict[Combo, dict[str, object]] = {}
+_moves: dict[Combo, str] = {}
 
 
-def combo_views(moves: Iterable[Combo]) -> list[dict[str, object]]:
-    """``[move.to_dict() for move in moves]``, from a cache: read the views, don't change them."""
-    cache = _views
-    views = []
+def _dumps(value: Any) -> str:
+    return orjson.dumps(value).decode()
+
+
+def moves_json(moves: Iterable[Combo]) -> str:
+    """The JSON list of ``[move.to_dict() for move in moves]``, from a cache."""
+    cache = _moves
+    parts = []
     for move in moves:
-        view = cache.get(move)
-        if view is None:
+        text = cache.get(move)
+        if text is None:
             if len(cache) >= _MOVE_CACHE_LIMIT:
                 cache.clear()
-            view = cache[move] = move.to_dict()
-        views.append(view)
-    return views
+            text = cache[move] = _dumps(move.to_dict())
+        parts.append(text)
+    return "[" + ",".join(parts) + "]"

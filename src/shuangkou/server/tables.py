@@ -370,10 +370,10 @@ class Table:
                     return
                 await self._apply(action, connection)
         elif isinstance(message, p.HintMessage):
-            moves = []
+            moves = "[]"
             if current is not None and self.playing and current.game.to_act == index:
-                moves = self.moves.of(current.game, self.turn_key)
-            connection.send({"type": "hint", "seq": self.seq, "moves": moves})
+                moves = self.moves.json(current.game, self.turn_seq)
+            connection.send_json(f'{{"type":"hint","seq":{self.seq},"moves":{moves}}}')
         elif isinstance(message, p.HostingMessage):
             if current is None or not self.playing:
                 self._refuse(connection, "not_playing", "no game is in progress")

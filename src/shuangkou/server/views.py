@@ -3,18 +3,19 @@
 Every view is a typed dictionary, so the protocol's JSON Schema (``shuangkou
 protocol-schema``) describes each field. :func:`table_view` is built for every connection
 on every change of a table: it reads what the table holds and computes nothing but the
-escape penalty; the mover's legal moves come from :class:`TurnMoves`, computed once per
-turn.
+escape penalty; the mover's legal moves come from :class:`TurnMoves`, computed and
+encoded once per turn.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, NotRequired, cast
 
+import orjson
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
 from ..game import Game
-from .render import combo_views
+from .render import moves_json
 
 if TYPE_CHECKING:
     from .tables import Table
@@ -144,18 +145,33 @@ class RoomSummary(TypedDict):
 
 
 class TurnMoves:
-    """The legal moves of the seat to act, weakest first, computed once per turn."""
+    """The legal moves of the seat to act, weakest first, as JSON text computed once per turn.
+
+    Encoding a lead's moves anew for every message would cost more than everything else a
+    state costs, so the views carry the text as an ``orjson.Fragment``, which orjson writes
+    as it is: the ``moves`` of a :func:`table_view` is for encoding, not for reading."""
 
     def __init__(self) -> None:
-        self._turn: object = None
-        self._moves: list[ComboView] = []
+        self._turn: int | None = None
+        self._text = "[]"
+        self._fragment = orjson.Fragment(self._text)
 
-    def of(self, game: Game, turn: object) -> list[ComboView]:
-        """The moves of ``game``'s seat to act in ``turn`` (a key that changes exactly when a turn passes)."""
+    def _compute(self, game: Game, turn: int) -> None:
         if turn != self._turn:
-            self._moves = cast(list[ComboView], combo_views(game.legal_moves()))
+            self._text = moves_json(game.legal_moves())
+            self._fragment = orjson.Fragment(self._text)
             self._turn = turn
-        return self._moves
+
+    def json(self, game: Game, turn: int) -> str:
+        """The JSON list of the moves of ``game``'s seat to act in the turn that began with
+        state ``turn`` (the table's ``turn_seq``: a new number for every turn of every game)."""
+        self._compute(game, turn)
+        return self._text
+
+    def encoded(self, game: Game, turn: int) -> list[ComboView]:
+        """The same moves, for a view that orjson encodes (see above)."""
+        self._compute(game, turn)
+        return cast(list[ComboView], self._fragment)
 
 
 def table_view(table: Table, you: int | None) -> TableView:
@@ -194,7 +210,7 @@ def table_view(table: Table, you: int | None) -> TableView:
         penalty = config.match_points_for(balances[0], balances[1]) * config.escape_multiplier
     moves = None
     if you is not None and game is not None and table.timed_seat() == you:
-        moves = table.moves.of(game, table.turn_key)
+        moves = table.moves.encoded(game, table.turn_seq)
     return {
         "id": table.id,
         "room": table.room.name,
