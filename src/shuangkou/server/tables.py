@@ -151,7 +151,8 @@ class Table:
 
     def post(self, kind: str, connection: Connection, message: p.ClientMessage | None = None) -> None:
         """The application's form of :meth:`tell`: ``post("watch", connection)``."""
-        if kind == "message" and message is not None:
+        if kind == "message":
+            assert message is not None
             self.tell(Received(connection, message))
         elif kind == "watch":
             self.tell(Watch(connection))
