@@ -20,7 +20,7 @@ def _stored(tmp_path: Path, actions: int) -> tuple[Store, Game, TableRecord]:
     """A game saved as a table saves it at the deal, with its first ``actions`` appended."""
     store = Store(f"sqlite:///{tmp_path / 'record.db'}")
     game = Game.deal(POINTS, 5)
-    record = TableRecord("T1", (SeatRecord(3, "Ann", False), SeatRecord(4, "Bot", True)), True, game.record())
+    record = TableRecord("T1", (SeatRecord(3, "Ann", False), SeatRecord(4, "Bot", True)), True, game.to_record())
     store.save_game("g1", "points", POINTS.to_json(), json.dumps(record.to_dict()))
     for seq in range(1, actions + 1):
         action = Play.move(game.to_act, game.legal_moves()[0])
@@ -30,10 +30,13 @@ def _stored(tmp_path: Path, actions: int) -> tuple[Store, Game, TableRecord]:
 
 
 def test_a_table_record_reads_back_as_written() -> None:
-    record = TableRecord("T1", (SeatRecord(3, "Ann", False), None), False, {"leader": 1, "hands": ["3H", "4S"]})
+    game = Game.deal(POINTS, 5)
+    record = TableRecord("T1", (SeatRecord(3, "Ann", False), None), False, game.to_record())
     data = json.loads(json.dumps(record.to_dict()))
-    assert data["seats"] == [[3, "Ann", False], None] and data["leader"] == 1 and data["private"] is False
+    assert data["seats"] == [[3, "Ann", False], None] and data["private"] is False
+    assert data["leader"] == game.leader and data["table"] == "T1"
     assert TableRecord.from_dict(data) == record
+    assert TableRecord.from_dict(data, POINTS) == record
 
 
 @pytest.mark.parametrize("seats", [None, [[3, "Ann", False]], [[3, "Ann"], None], [["3", "Ann", False], None]])

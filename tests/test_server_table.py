@@ -107,7 +107,7 @@ def test_an_action_the_journal_cannot_store_is_taken_back_and_refused(
         game = harness.game
         to_act = game.to_act
         mover = [ann, bob][to_act]
-        hands, seq, turn_seq = [[str(card) for card in hand] for hand in game.hands], game.seq, harness.table.turn_seq
+        hands, seq, turn_seq = [list(hand) for hand in game.hands], game.seq, harness.table.turn_seq
         move = game.legal_moves()[0]
         play = PlayMessage(type="play", seq=harness.table.seq, cards=move.to_dict()["cards"])
 
@@ -120,7 +120,7 @@ def test_an_action_the_journal_cannot_store_is_taken_back_and_refused(
             refused = await mover.receive("error")
         assert refused["code"] == "unavailable"
         after = harness.game
-        assert [[str(card) for card in hand] for hand in after.hands] == hands
+        assert after is game and [list(hand) for hand in after.hands] == hands  # taken back in place
         assert after.seq == seq and after.actions == []
         assert after.to_act == to_act and after.plays == [] and after.table is None
         assert harness.table.turn_seq == turn_seq  # the same turn: the move may be sent again
@@ -196,7 +196,7 @@ def test_the_mover_alone_gets_its_legal_moves_with_the_state(tmp_path: Path) -> 
         game = harness.game
         seats = [ann, bob]
         mover, other = seats[game.to_act], seats[1 - game.to_act]
-        expected = [move.to_dict() for move in game.legal_moves()]
+        expected = [move.view() for move in game.legal_moves()]
         assert expected
         dealt = [client.drain()[-1]["table"] for client in (mover, other, sue)]
         assert all(table["game"] is not None and table["game"]["seq"] == 0 for table in dealt)
@@ -245,14 +245,14 @@ def test_the_first_turn_of_a_new_game_gets_its_own_moves(tmp_path: Path) -> None
         leader = harness.game.leader
         mover, other = [ann, bob][leader], [ann, bob][1 - leader]
         first = mover.drain()[-1]["table"]["moves"]
-        assert first == [move.to_dict() for move in harness.game.legal_moves()]
+        assert first == [move.view() for move in harness.game.legal_moves()]
         harness.table.tell(Received(other.connection, LeaveMessage(type="leave")))  # an escape before any play
         await other.receive("left")
         again = await harness.sit("Carl")  # in the escaper's seat
         await harness.ready(again, mover)
         game = harness.game
         assert game.leader == leader and game.plays == []  # the same turn of the game as before
-        expected = [move.to_dict() for move in game.legal_moves()]
+        expected = [move.view() for move in game.legal_moves()]
         assert expected != first
         assert mover.drain()[-1]["table"]["moves"] == expected
         await harness.close()

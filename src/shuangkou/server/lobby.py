@@ -19,7 +19,7 @@ from .inbox import Rejoin, Restore, Sit
 from .journal import ActionJournal
 from .metrics import METRICS
 from .record import restore_game
-from .room import LobbyError, Room, entry_balance
+from .room import LobbyError, Room
 from .tables import Services, Table
 from .views import RoomSummary
 
@@ -179,7 +179,7 @@ class Lobby:
         """A player below the room's first level may not sit down in a wealth room (R9.4)."""
         balance = await self.run_db(lambda: self.store.balance(account.id, room.config.edition))
         if not room.config.can_sit(balance):
-            needed = entry_balance(room.config)
+            needed = room.config.entry_balance
             raise LobbyError("below_entry", f"room {room.name!r} needs a balance of at least {needed} (R9.4)")
 
     async def _sit(self, table: Table, account: Account, connection: Connection) -> Table:

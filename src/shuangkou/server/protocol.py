@@ -12,8 +12,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
+from ..combos import ComboView
 from ..errors import ErrorBody, ErrorCode, Refusal
-from .views import AccountView, ComboView, EventView, RoomSummary, TableView
+from .views import AccountView, EventView, RoomSummary, TableView
 
 __all__ = [
     "MAX_FRAME_BYTES",
@@ -163,7 +164,7 @@ class StateMessage(TypedDict):
 
 
 class HintReply(TypedDict):
-    """The legal moves of the seat, weakest first (each as in ``shuangkou moves``); empty
+    """The legal moves of the seat, weakest first (combinations as in views); empty
     unless it is the seat's turn."""
 
     type: Literal["hint"]

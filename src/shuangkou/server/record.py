@@ -15,8 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..config import config_from_dict
-from ..game import Game, GameError
+from ..config import RoomConfig, config_from_dict
+from ..game import Game, GameError, GameRecord
 from ..store import LedgerEntry, StoredGame
 
 __all__ = ["SeatRecord", "TableRecord", "balances_before", "restore_game", "stored_actions"]
@@ -34,30 +34,27 @@ class SeatRecord:
 @dataclass(frozen=True, slots=True)
 class TableRecord:
     """The record of a table's game: the table, its seats, whether it is an invite table,
-    and the core's game record (hands, leader, flip card, seed, actions, events)."""
+    and the core's game record (configuration, hands, leader, flip card, seed, actions, events)."""
 
     table: str
     seats: tuple[SeatRecord | None, SeatRecord | None]
     private: bool
-    game: dict[str, Any]
+    game: GameRecord
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form, as stored with the game: the game record's keys beside the table's."""
         seats = [None if seat is None else [seat.account, seat.name, seat.bot] for seat in self.seats]
-        return {"table": self.table, "seats": seats, "private": self.private, **self.game}
+        return {"table": self.table, "seats": seats, "private": self.private, **self.game.to_dict()}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> TableRecord:
-        """Read :meth:`to_dict`; raises :class:`GameError` (``bad_record``) naming the problem."""
+    def from_dict(cls, data: dict[str, Any], config: RoomConfig | None = None) -> TableRecord:
+        """Read :meth:`to_dict` (the game under ``config`` when given, else the record's own);
+        raises :class:`GameError` (``bad_record``) naming the problem."""
         seats = data.get("seats")
         if not isinstance(seats, list) or len(seats) != 2:
             raise GameError("bad_record", "the record does not name both seats")
-        game = {key: value for key, value in data.items() if key not in ("table", "seats", "private")}
+        game = GameRecord.from_dict(data, config)
         return cls(str(data.get("table", "")), (_seat(seats[0]), _seat(seats[1])), data.get("private") is True, game)
-
-    def with_game(self, game: Game) -> TableRecord:
-        """This record with the game's record as it is now."""
-        return TableRecord(self.table, self.seats, self.private, game.record())
 
 
 def _seat(data: object) -> SeatRecord | None:
@@ -91,12 +88,11 @@ def restore_game(stored: StoredGame) -> tuple[TableRecord, Game]:
     data = json.loads(stored.record_json)
     if not isinstance(data, dict):
         raise GameError("bad_record", f"the record of game {stored.game_id} is not an object")
-    record = TableRecord.from_dict(data)
     config = config_from_dict(json.loads(stored.config_json), source=f"game {stored.game_id}")
+    record = TableRecord.from_dict(data, config)
     actions = stored_actions(stored)
-    events = record.game.get("events") if record.game.get("actions") == actions else None
-    game = Game.replay(config, {**record.game, "actions": actions, "events": events})
-    return record, game
+    events = record.game.events if list(record.game.actions) == actions else None
+    return record, Game.restore(record.game.with_actions(actions, events))
 
 
 def balances_before(ledger: Iterable[LedgerEntry]) -> dict[int, int]:

@@ -2,7 +2,7 @@
 
 The moves of the seat to act travel with its ``state`` and in ``hint`` replies. A hand's
 moves number hundreds on a lead (over a thousand readings of a full hand), and the same
-moves recur in thousands of hands; turning one into JSON (:meth:`Combo.to_dict`) costs
+moves recur in thousands of hands; turning one into JSON (:meth:`Combo.view`) costs
 far more than looking it up. So
 :func:`moves_json` keeps the JSON text of each combination (a :class:`Combo` is a
 hashable named tuple, and its JSON depends on nothing else). ``tests/test_server_render.py``
@@ -29,7 +29,7 @@ def _dumps(value: Any) -> str:
 
 
 def moves_json(moves: Iterable[Combo]) -> str:
-    """The JSON list of ``[move.to_dict() for move in moves]``, from a cache."""
+    """The JSON list of ``[move.view() for move in moves]``, from a cache."""
     cache = _moves
     parts = []
     for move in moves:
@@ -37,6 +37,6 @@ def moves_json(moves: Iterable[Combo]) -> str:
         if text is None:
             if len(cache) >= _MOVE_CACHE_LIMIT:
                 cache.clear()
-            text = cache[move] = _dumps(move.to_dict())
+            text = cache[move] = _dumps(move.view())
         parts.append(text)
     return "[" + ",".join(parts) + "]"

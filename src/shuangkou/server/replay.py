@@ -43,7 +43,7 @@ def check_game(store: Store, game_id: str) -> dict[str, Any] | None:
     record: TableRecord | None = None
     try:
         record, game = restore_game(stored)
-        if stored.status == "finished" and record.game.get("actions") != stored_actions(stored):
+        if stored.status == "finished" and list(record.game.actions) != stored_actions(stored):
             # a finished game's record holds every action and event
             problems.append("the record's actions differ from the stored actions")
     except (GameError, ConfigError, ValueError, KeyError, TypeError) as problem:

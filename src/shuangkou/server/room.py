@@ -8,7 +8,7 @@ from ..config import RoomConfig
 from ..errors import Refusal
 from .views import RoomSummary
 
-__all__ = ["LobbyError", "Room", "TableFull", "entry_balance"]
+__all__ = ["LobbyError", "Room", "TableFull"]
 
 
 class LobbyError(Refusal):
@@ -20,11 +20,6 @@ class TableFull(LobbyError):
 
     def __init__(self, message: str) -> None:
         super().__init__("table_full", message)
-
-
-def entry_balance(config: RoomConfig) -> int | None:
-    """The balance a player needs to sit down in the room (R9.4); None where anyone may."""
-    return config.levels[0].needed if config.edition == "wealth" else None
 
 
 @dataclass
@@ -46,7 +41,7 @@ class Room:
             "title": config.name,
             "edition": config.edition,
             "stakes": [levels[0].match_points, levels[-1].match_points],
-            "entry": entry_balance(config),
+            "entry": config.entry_balance,
             "turn_seconds": config.turn_seconds,
             "players": players,
             "open": self.open,

@@ -22,10 +22,9 @@ from typing import Any, Literal, TypeVar, assert_never, overload
 
 import orjson
 
-from ..bots import Bot, GreedyBot
+from ..bots import Bot, GreedyBot, bot_action
 from ..errors import ErrorCode
 from ..game import Action, Escape, Event, Game, GameError, HostedTurn, Hosting, Pass, Play, Timeout, action_to_dict
-from ..simulate import bot_action
 from ..store import Account, Store
 from . import protocol as p
 from .clock import Countdown, Turn, TurnClock
@@ -52,7 +51,7 @@ from .inbox import (
 from .journal import ActionJournal
 from .metrics import METRICS
 from .record import SeatRecord, TableRecord, balances_before
-from .room import Room, TableFull, entry_balance
+from .room import Room, TableFull
 from .seats import Seat
 from .views import TurnMoves, table_view
 
@@ -399,7 +398,7 @@ class Table:
             return
         balance = await self._refresh_balance(index)
         if balance is None or not config.can_sit(balance):
-            self._refuse(connection, "below_entry", f"this room needs at least {entry_balance(config)} (R9.4)")
+            self._refuse(connection, "below_entry", f"this room needs at least {config.entry_balance} (R9.4)")
             return
         seat.ready = True
         seat.ready_clock.stop()
@@ -448,7 +447,7 @@ class Table:
         seats = tuple(None if s is None else SeatRecord(s.account.id, s.account.name, s.bot is not None)
                       for s in self.seats)
         assert len(seats) == 2
-        return TableRecord(self.id, (seats[0], seats[1]), self.private, game.record())
+        return TableRecord(self.id, (seats[0], seats[1]), self.private, game.to_record())
 
     async def _apply(self, action: Action, connection: Connection | None = None) -> bool:
         current = self.current
@@ -466,7 +465,7 @@ class Table:
         except Exception:
             # Not persisted, so not acknowledged: back to the state before the action.
             log.exception("action not saved", extra={"table": self.id, "game": current.game_id, "seq": game.seq})
-            self.current = replace(current, game=_undo(game))
+            game.undo()
             self._arm_turn()
             if connection is not None:
                 self._refuse(connection, "unavailable", "the action could not be saved; try again")
@@ -622,7 +621,7 @@ class Table:
 
     def _changed(self, events: list[Event]) -> None:
         self.seq += 1
-        turn = _turn_key(self.current.game) if self.current is not None else None
+        turn = self.current.game.turn_key if self.current is not None else None
         if turn != self.turn_key:
             # An action must be made against a state of the current turn: changes that do not
             # pass the turn (hosting switched, a player reconnecting) leave pending moves valid.
@@ -670,15 +669,3 @@ class Table:
         game_id = self.current.game_id if self.current is not None else None
         log.info(message, extra={"table": self.id, "room": self.room.name, "game": game_id, **fields})
 
-
-def _turn_key(game: Game) -> TurnKey | None:
-    """Who is to act, after how many plays, on a lead or not: changes exactly when a turn passes."""
-    if game.finished:
-        return None
-    return (game.to_act, len(game.plays), game.table is None)
-
-
-def _undo(game: Game) -> Game:
-    """The game before its last action."""
-    earlier = [action_to_dict(done) for done in game.actions[:-1]]
-    return Game.replay(game.settings, {**game.record(), "actions": earlier, "events": None})

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Literal, NotRequired, cast
 import orjson
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
-from ..game import Game
+from ..combos import ComboView
+from ..game import Game, GameView
 from .render import moves_json
 
 if TYPE_CHECKING:
@@ -22,10 +23,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AccountView",
-    "ComboView",
+    "EventCombo",
     "EventView",
-    "GameView",
-    "PlayView",
     "RoomSummary",
     "SeatView",
     "TableView",
@@ -36,8 +35,9 @@ __all__ = [
 Phase = Literal["waiting", "ready", "playing", "settled"]
 
 
-class ComboView(TypedDict):
-    """A combination (R3–R5): its kind, length, top rank, doubling phase (R8), the cards and the reading."""
+class EventCombo(TypedDict):
+    """A combination as events and game records hold it: :class:`ComboView` without
+    ``bomb``, ``width`` and ``stands_for``."""
 
     kind: str
     length: int
@@ -47,36 +47,6 @@ class ComboView(TypedDict):
     reading: str
 
 
-class PlayView(TypedDict):
-    """One play: its number in the game, the seat, the cards, the combination and who acted (R11.6)."""
-
-    index: int
-    seat: int
-    cards: str
-    combo: ComboView
-    cause: str
-
-
-class GameView(TypedDict):
-    """The game as a seat (with its own hand) or a spectator (no hand) sees it."""
-
-    seq: int
-    to_act: int | None
-    leader: int
-    flip_card: str | None
-    cards_left: list[int]
-    table: PlayView | None
-    plays: list[PlayView]
-    timeouts: list[int]
-    hosting: list[bool]
-    finished: bool
-    winner: int | None
-    result: str | None
-    escaped: int | None
-    seat: NotRequired[int]
-    hand: NotRequired[list[str]]
-
-
 class EventView(TypedDict):
     """Something that happened in the game (``type``); the other fields depend on it."""
 
@@ -84,7 +54,7 @@ class EventView(TypedDict):
     seat: NotRequired[int]
     cause: NotRequired[str]
     cards: NotRequired[str]
-    combo: NotRequired[ComboView]
+    combo: NotRequired[EventCombo]
     count: NotRequired[int]
     on: NotRequired[bool]
     flip_card: NotRequired[str | None]
@@ -205,9 +175,7 @@ def table_view(table: Table, you: int | None) -> TableView:
             "ready_deadline": _millis(seat.ready_clock.deadline),
         })
     balances = [seat.balance for seat in table.seats if seat is not None and seat.balance is not None]
-    penalty = None
-    if len(balances) == 2:
-        penalty = config.match_points_for(balances[0], balances[1]) * config.escape_multiplier
+    penalty = config.escape_penalty(balances[0], balances[1]) if len(balances) == 2 else None
     moves = None
     if you is not None and game is not None and table.timed_seat() == you:
         moves = table.moves.encoded(game, table.turn_seq)
@@ -219,7 +187,7 @@ def table_view(table: Table, you: int | None) -> TableView:
         "phase": phase,
         "you": you,
         "seats": seats,
-        "game": cast(GameView, game.view(you)) if game is not None else None,
+        "game": game.view(you) if game is not None else None,
         "game_id": current.game_id if current is not None else None,
         "moves": moves,
         "turn_seconds": config.turn_seconds,
