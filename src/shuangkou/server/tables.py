@@ -18,7 +18,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any, Literal, TypeVar, assert_never, overload
+from typing import Any, TypeVar, assert_never
 
 import orjson
 
@@ -141,28 +141,6 @@ class Table:
         if self.task is None or self.task.done():
             raise TableFull("the table is closed")
         return await self.inbox.ask(request)
-
-    @overload
-    def post(self, kind: Literal["watch", "unwatch", "disconnect"], connection: Connection) -> None: ...
-
-    @overload
-    def post(self, kind: Literal["message"], connection: Connection, message: p.ClientMessage) -> None: ...
-
-    def post(self, kind: str, connection: Connection, message: p.ClientMessage | None = None) -> None:
-        """The application's form of :meth:`tell`: ``post("watch", connection)``."""
-        if kind == "message":
-            assert message is not None
-            self.tell(Received(connection, message))
-        elif kind == "watch":
-            self.tell(Watch(connection))
-        elif kind == "unwatch":
-            self.tell(Unwatch(connection))
-        else:
-            self.tell(Disconnect(connection))
-
-    async def request(self, kind: Literal["reconnect"], account: Account, connection: Connection) -> bool:
-        """The application's form of :meth:`ask` for a reconnection."""
-        return await self.ask(Reconnect(account, connection))
 
     @property
     def playing(self) -> bool:

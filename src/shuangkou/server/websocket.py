@@ -19,6 +19,7 @@ from ..errors import ErrorCode
 from ..store import Account
 from . import protocol as p
 from .connection import Connection, RateLimiter
+from .inbox import Disconnect, Received, Reconnect, Unwatch, Watch
 from .lobby import LobbyError
 from .metrics import METRICS
 from .state import AppState, account_json, app_state
@@ -71,11 +72,11 @@ class ClientSession:
                 await self.refuse("unknown_table", f"no table {message.table!r}")
                 return
             if self.watching is not None and self.watching is not watched:
-                self.watching.post("unwatch", self.connection)  # one table at a time
+                self.watching.tell(Unwatch(self.connection))  # one table at a time
             self.watching = watched
-            watched.post("watch", self.connection)
+            watched.tell(Watch(self.connection))
         elif table is not None:
-            table.post("message", self.connection, message)
+            table.tell(Received(self.connection, message))
         elif isinstance(message, p.PingMessage):
             self.connection.send({"type": "pong"})
         else:
@@ -91,9 +92,9 @@ class ClientSession:
         """The connection ended: tell the table and the watched table, close the socket."""
         table = self.state.lobby.seated.get(self.account.id)
         if table is not None:
-            table.post("disconnect", self.connection)
+            table.tell(Disconnect(self.connection))
         if self.watching is not None and self.watching is not table:
-            self.watching.post("disconnect", self.connection)
+            self.watching.tell(Disconnect(self.connection))
         self.connection.close("disconnected")
 
 
@@ -118,7 +119,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     table = state.lobby.seated.get(account.id)
     if table is not None:
         with contextlib.suppress(TableFull):  # the table stopped meanwhile
-            await table.request("reconnect", account, connection)
+            await table.ask(Reconnect(account, connection))
     try:
         await session.run()
     finally:
