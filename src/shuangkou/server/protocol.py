@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
 from ..combos import ComboView
+from ..combos import Kind
 from ..errors import ErrorBody, ErrorCode, Refusal
 from .views import AccountView, EventView, RoomSummary, TableView
 
@@ -74,9 +75,7 @@ class PlayMessage(_Message):
     type: Literal["play"]
     seq: int
     cards: str = Field(min_length=1, max_length=400)
-    as_: Literal[
-        "single", "pair", "triple", "straight", "pair_run", "triple_run", "bomb", "joker_bomb", "serial_bomb"
-    ] | None = Field(default=None, alias="as")
+    as_: Kind | None = Field(default=None, alias="as")  # the core's combination kinds, by their names
 
 
 class PassMessage(_Message):
