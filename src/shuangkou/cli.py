@@ -160,9 +160,7 @@ def _table(args: argparse.Namespace, rules: Rules) -> Combo | None:
 
 def _combo_dict(combo: Combo, table: Combo | None, rules: Rules) -> dict[str, object]:
     """:meth:`Combo.to_dict` plus ``beats_table``: a bool with a table, null without."""
-    shape = combo.to_dict()
-    shape["beats_table"] = None if table is None else beats(combo, table, rules)
-    return shape
+    return {**combo.to_dict(), "beats_table": None if table is None else beats(combo, table, rules)}
 
 
 # ---------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from .rules import DEFAULT_RULES, Rules
 __all__ = [
     "KIND_NAMES",
     "Combo",
+    "ComboDict",
     "ComboView",
     "InvalidCombination",
     "Kind",
@@ -78,10 +79,8 @@ _TIER_UNIT = 100_000
 _SIZE_UNIT = 100
 
 
-class ComboView(TypedDict):
-    """The JSON form of a combination on the wire: :meth:`Combo.to_dict` plus ``bomb``
-    (:attr:`Combo.is_bomb`), ``width`` (:attr:`Combo.width`) and ``stands_for`` (the rank
-    symbols of :attr:`Combo.stands_for`)."""
+class ComboDict(TypedDict):
+    """The JSON form of a combination in records, events and the command line (:meth:`Combo.to_dict`)."""
 
     kind: str
     length: int
@@ -89,12 +88,16 @@ class ComboView(TypedDict):
     phase: int
     cards: str
     reading: str
+
+
+class ComboView(ComboDict):
+    """The JSON form of a combination on the wire: :meth:`Combo.to_dict` plus ``bomb``
+    (:attr:`Combo.is_bomb`), ``width`` (:attr:`Combo.width`) and ``stands_for`` (the rank
+    symbols of :attr:`Combo.stands_for`)."""
+
     bomb: bool
     width: int
     stands_for: list[str]
-
-
-_VIEW_ONLY = ("bomb", "width", "stands_for")
 
 
 class Combo(NamedTuple):
@@ -183,21 +186,22 @@ class Combo(NamedTuple):
     def view(self) -> ComboView:
         """The JSON form sent to players (:class:`ComboView`)."""
         return {
+            **self.to_dict(),
+            "bomb": self.is_bomb,
+            "width": self.width,
+            "stands_for": [rank.symbol for rank in self.stands_for],
+        }
+
+    def to_dict(self) -> ComboDict:
+        """The JSON shape used by the command line, game records and events (:class:`ComboDict`)."""
+        return {
             "kind": self.kind.value,
             "length": self.length,
             "top": Rank(self.top).symbol,
             "phase": self.phase,
             "cards": format_counts(self.cards),
             "reading": format_counts(self.reading),
-            "bomb": self.is_bomb,
-            "width": self.width,
-            "stands_for": [rank.symbol for rank in self.stands_for],
         }
-
-    def to_dict(self) -> dict[str, object]:
-        """The JSON shape used by the command line, game records and events: :meth:`view`
-        without ``bomb``, ``width`` and ``stands_for``."""
-        return {key: value for key, value in self.view().items() if key not in _VIEW_ONLY}
 
     def __str__(self) -> str:
         phase = f" phase {self.phase}" if self.phase else ""

@@ -40,7 +40,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, Protocol, TypeVar
 
-from .combos import Combo, Kind
+from typing_extensions import TypedDict  # pydantic reads it for the protocol schema on Python < 3.12
+
+from .combos import Combo, ComboDict, Kind
 from .config import RoomConfig, TeamResult
 from .errors import Refusal
 
@@ -48,12 +50,15 @@ __all__ = [
     "TABLE_SEATS",
     "BombLike",
     "BombPlay",
+    "BombView",
     "Payout",
     "PhaseScore",
     "PhaseSource",
+    "PhaseView",
     "ResultLevel",
     "ScoringError",
     "Settlement",
+    "SettlementView",
     "TableResultLevel",
     "TableSettlement",
     "connected_pair_phase",
@@ -92,6 +97,52 @@ class BombLike(Protocol):
     def combo(self) -> Combo: ...
 
 
+class BombView(ComboDict):
+    """JSON form of a bomb played: its play number and the combination (:meth:`Combo.to_dict`)."""
+
+    play_index: int
+
+
+class PhaseView(TypedDict):
+    """JSON form of a scoring phase (:class:`PhaseScore`)."""
+
+    phase: int
+    source: str
+    bombs: list[BombView]
+    played: list[BombView]
+
+
+class SettlementView(TypedDict):
+    """JSON form of a two-seat settlement, the whole breakdown of R9.6 (:class:`Settlement`)."""
+
+    result: str
+    winner: int
+    escaper: int | None
+    escaper_played: bool
+    loser_cards_left: int | None
+    match_points: int
+    levels: list[int]
+    a: int
+    b: int
+    doubling_phase: int
+    phases: list[PhaseView]
+    contribution_multipliers: list[int]
+    contributions: list[int]
+    result_points: int
+    penalty: int
+    due: int
+    payer: int | None
+    paid: int
+    received: int
+    capped: bool
+    table_fees: list[int]
+    win_fee: int
+    house: int
+    deltas: list[int]
+    balances_before: list[int]
+    balances_after: list[int]
+
+
 @dataclass(frozen=True, slots=True)
 class BombPlay:
     """A bomb a player played: ``play_index`` is the number of the play in the game."""
@@ -103,7 +154,7 @@ class BombPlay:
         if not self.combo.is_bomb:
             raise ScoringError("bad_settlement", f"{self.combo} is not a bomb")
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> BombView:
         """JSON form: the play number and :meth:`Combo.to_dict`."""
         return {"play_index": self.play_index, **self.combo.to_dict()}
 
@@ -123,7 +174,7 @@ class PhaseScore:
     bombs: tuple[BombPlay, ...]
     played: tuple[BombPlay, ...]
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> PhaseView:
         """JSON form."""
         return {
             "phase": self.phase,
@@ -350,7 +401,7 @@ class Settlement:
         """True when the payer paid less than was due (R9.5)."""
         return self.paid < self.due
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> SettlementView:
         """JSON form of the whole breakdown."""
         return {
             "result": self.result,

@@ -14,8 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
-from ..combos import ComboView
-from ..combos import Kind
+from ..combos import ComboView, Kind
 from ..errors import ErrorBody, ErrorCode, Refusal
 from .views import AccountView, EventView, RoomSummary, TableView
 

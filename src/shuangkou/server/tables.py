@@ -25,6 +25,7 @@ import orjson
 from ..bots import Bot, GreedyBot, bot_action
 from ..errors import ErrorCode
 from ..game import Action, Escape, Event, Game, GameError, HostedTurn, Hosting, Pass, Play, Timeout, action_to_dict
+from ..scoring import SettlementView
 from ..store import Account, Store
 from . import protocol as p
 from .clock import Countdown, Turn, TurnClock
@@ -90,7 +91,7 @@ class TableGame:
 
     game: Game
     game_id: str
-    settlement: dict[str, object] | None = None
+    settlement: SettlementView | None = None
 
 
 TurnKey = tuple[int, int, bool]

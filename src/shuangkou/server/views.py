@@ -16,6 +16,7 @@ from typing_extensions import TypedDict  # pydantic needs it for schemas on Pyth
 
 from ..combos import ComboView
 from ..game import Game, GameView
+from ..scoring import SettlementView
 from .render import moves_json
 
 if TYPE_CHECKING:
@@ -90,7 +91,7 @@ class TableView(TypedDict):
     turn_deadline: int | None
     escape_penalty: int | None
     escape_mode: str
-    settlement: dict[str, object] | None
+    settlement: SettlementView | None
 
 
 class AccountView(TypedDict):
