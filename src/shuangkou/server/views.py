@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Literal, NotRequired, cast
 import orjson
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
-from ..combos import ComboView
+from ..combos import ComboDict, ComboView
 from ..game import Game, GameView
 from ..scoring import SettlementView
 from .render import moves_json
@@ -24,7 +24,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AccountView",
-    "EventCombo",
     "EventView",
     "RoomSummary",
     "SeatView",
@@ -36,18 +35,6 @@ __all__ = [
 Phase = Literal["waiting", "ready", "playing", "settled"]
 
 
-class EventCombo(TypedDict):
-    """A combination as events and game records hold it: :class:`ComboView` without
-    ``bomb``, ``width`` and ``stands_for``."""
-
-    kind: str
-    length: int
-    top: str
-    phase: int
-    cards: str
-    reading: str
-
-
 class EventView(TypedDict):
     """Something that happened in the game (``type``); the other fields depend on it."""
 
@@ -55,7 +42,7 @@ class EventView(TypedDict):
     seat: NotRequired[int]
     cause: NotRequired[str]
     cards: NotRequired[str]
-    combo: NotRequired[EventCombo]
+    combo: NotRequired[ComboDict]
     count: NotRequired[int]
     on: NotRequired[bool]
     flip_card: NotRequired[str | None]
