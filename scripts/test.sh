@@ -18,7 +18,7 @@ if ! command -v node >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/de
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends nodejs >/dev/null
 fi
-node --test tests/web/
+node --test tests/web/*.test.mjs
 .venv/bin/ruff check src tests bench
 .venv/bin/mypy --strict src/shuangkou
 .venv/bin/lint-imports
