@@ -23,6 +23,7 @@ from shuangkou.bots import HostingBot, RandomBot
 from shuangkou.cards import Counts
 from shuangkou.combos import Combo
 from shuangkou.config import load_config
+from shuangkou.game import Game
 from shuangkou.simulate import play_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -116,11 +117,22 @@ def main() -> None:
 
     turns = 0
     start = time.process_time()
+    random_games = []
     for seed in range(args.games):
         game = play_game(config, [RandomBot(seed), RandomBot(seed + 1)], seed)
         turns += len(game.actions)
+        random_games.append(game)
     turns_per_second = turns / (time.process_time() - start)
     print(f"{'uniform random among all legal moves':<52} {turns_per_second:>10,.0f} turns/s (target ≥ 3,000)")
+
+    applying = 0.0
+    for played in random_games:  # the actions again on a fresh deal: the cost of Game.apply alone
+        game = Game.deal(config, played.seed)
+        start = time.process_time()
+        for action in played.actions:
+            game.apply(action)
+        applying += time.process_time() - start
+    print(f"{'apply one action (replaying those games)':<52} {applying / turns * 1e6:>10,.1f} µs")
     print(f"\nlead moves with two jokers: {lead_two / 2000:.2f} of the 2 ms budget")
 
 

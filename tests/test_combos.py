@@ -8,6 +8,7 @@ from reference import ref_beats, ref_playable
 
 from shuangkou.cards import Rank, parse_cards, parse_counts
 from shuangkou.combos import (
+    KIND_NAMES,
     Combo,
     InvalidCombination,
     Kind,
@@ -881,6 +882,69 @@ def test_combo_properties() -> None:
     assert (combo.size, combo.jokers, combo.top_rank, combo.is_bomb) == (4, 2, Rank.FOUR, True)
     assert not classify("45678").is_bomb
     assert Kind.SERIAL_BOMB.is_bomb and Kind.JOKER_BOMB.is_bomb and not Kind.TRIPLE_RUN.is_bomb
+
+
+@pytest.mark.parametrize(
+    ("rule", "cards", "kind", "stands_for"),
+    [
+        # the examples of the browser client's jokerStandIns
+        ("R5.3", "5H 6S 7C 8D SJ", None, ["9"]),
+        ("R5.2", "3H 3S 4C 4D 5S BJ", None, ["5"]),
+        ("R5.2", "BJ 5 6 7 9", None, ["8"]),
+        ("R5.2", "BJ 2 2 2", None, ["2"]),
+        ("R5.5", "Q Q Q Q BJ", None, ["Q"]),
+        ("R5.3", "5 SJ SJ BJ BJ", None, ["5", "5", "5", "5"]),
+        ("R5.4", "3 4 5 SJ SJ BJ", "straight", ["6", "7", "8"]),
+        ("R5.4", "3 4 5 SJ SJ BJ", "pair_run", ["3", "4", "5"]),
+        ("R5.5", "3333 4444 555 BJ", None, ["5"]),
+        ("R5.1", "SJ SJ BJ", None, []),
+        ("R5.1", "BJ", None, []),
+        ("R3.4", "4 5 6 7 8", None, []),
+    ],
+)
+def test_jokers_stand_for_the_ranks_they_fill(rule: str, cards: str, kind: str | None, stands_for: list[str]) -> None:
+    combo = classify(cards, kind=kind)
+    assert combo.view()["stands_for"] == stands_for, rule
+    assert [rank.symbol for rank in combo.stands_for] == stands_for, rule
+
+
+def test_joker_stand_ins_follow_the_jokers_order_small_first() -> None:
+    """R5.2: one rank per joker, the small jokers' first, in the order of the cards."""
+    combo = classify("6 7 8 BJ SJ")
+    assert combo.view()["cards"] == "6 7 8 SJ BJ" and combo.view()["stands_for"] == ["9", "10"]
+
+
+@pytest.mark.parametrize(
+    ("rule", "cards", "bomb", "width"),
+    [
+        ("R4.4", "55555 66666 77777 88888", True, 5),  # a 4-serial of 5-card bombs
+        ("R4.4", "444455556666", True, 4),
+        ("R4.5", "4444 55555 66666", True, 4),  # irregular: counts as 4-phase 3-serial
+        ("R5.5", "33334444555 BJ", True, 4),
+        ("R4.1", "7777777", True, 7),
+        ("R5.5", "44444444 SJ", True, 9),
+        ("R4.2", "SJ SJ BJ", True, 3),
+        ("R4.3", "SJ SJ BJ BJ", True, 4),
+        ("R3.5", "445566", False, 0),
+        ("R3.1", "BJ", False, 0),
+    ],
+)
+def test_view_width_and_bomb(rule: str, cards: str, bomb: bool, width: int) -> None:
+    view = classify(cards).view()
+    assert (view["bomb"], view["width"]) == (bomb, width), rule
+
+
+def test_view_is_to_dict_and_more() -> None:
+    combo = classify("4444 55555 66666")
+    view = combo.view()
+    assert {key: value for key, value in view.items() if key in combo.to_dict()} == combo.to_dict()
+    assert set(view) - set(combo.to_dict()) == {"bomb", "width", "stands_for"}
+    assert view["phase"] == 7 and view["length"] == 3  # R4.5
+
+
+def test_kind_names_are_the_json_names_of_the_kinds() -> None:
+    assert tuple(kind.value for kind in Kind) == KIND_NAMES
+    assert "serial_bomb" in KIND_NAMES and len(KIND_NAMES) == 9
 
 
 # ---------------------------------------------------------------------------

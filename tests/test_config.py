@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import get_args
 
 import pytest
 
+from shuangkou.cards import HAND_SIZE
 from shuangkou.config import (
+    EDITIONS,
     FIELD_TABLE,
+    MAX_CARDS_LEFT,
+    SHIPPED,
     TABLES,
     ConfigError,
+    Edition,
     RoomConfig,
     check_config_main,
     config_from_dict,
@@ -131,6 +137,32 @@ def test_r9_4_can_sit(points: RoomConfig, wealth: RoomConfig) -> None:
     assert not wealth.can_sit(99)
     assert wealth.can_sit(100)
     assert points.can_sit(-500)
+
+
+def test_r9_4_entry_balance_is_the_first_wealth_level(points: RoomConfig, wealth: RoomConfig) -> None:
+    assert wealth.entry_balance == 100 and points.entry_balance is None
+    one_level = [{"level": 1, "needed": 500, "match_points": 5}]
+    raised = load_config("wealth", {"levels": one_level, "starting_balance": 500})
+    assert raised.entry_balance == 500 and raised.can_sit(500) and not raised.can_sit(499)
+
+
+def test_r9_4_a_wealth_room_starts_players_at_its_entry_balance_or_above() -> None:
+    with pytest.raises(ConfigError, match="starting_balance: expected at least 100 "):
+        load_config("wealth", {"starting_balance": 99})
+
+
+def test_r10_3_escape_penalty_is_match_points_times_the_multiplier(
+    points: RoomConfig, wealth: RoomConfig
+) -> None:
+    assert points.escape_penalty(1000, 1000) == 60 * 12  # both at level 5 (R9.4)
+    assert points.escape_penalty(1000, 0) == 5 * 12  # the lower level counts
+    assert wealth.escape_penalty(600_000, 600_000) == 1000 * 12  # the worked example of R10.4
+    assert load_config("wealth", {"escape_multiplier": 3}).escape_penalty(600_000, 600_000) == 3000
+
+
+def test_editions_and_the_hand_size_have_one_source() -> None:
+    assert EDITIONS == get_args(Edition) == ("points", "wealth") == SHIPPED
+    assert MAX_CARDS_LEFT == HAND_SIZE == 27  # R1.3
 
 
 def test_layout_names_every_field_once() -> None:

@@ -480,3 +480,19 @@ def test_R11_2_hosting_is_the_first_legal_move_big_hands(data: st.DataObject,
         assert chosen == moves[0]
     else:
         assert chosen == hosting_choice(moves, rules)
+
+
+@scaled(3)
+@given(hand=small_hands(), rules=rules_strategy)
+def test_R5_2_jokers_stand_for_what_the_reading_adds_to_the_natural_cards(hand: Counts, rules: Rules) -> None:
+    """R5.1, R5.2: one stand-in rank (3..2) per wild joker; with the natural cards they make
+    the reading; joker-only sets stand for nothing."""
+    for combo in playable_readings(hand, None, rules):
+        jokers_only = combo.jokers == combo.size
+        stands_for = combo.view()["stands_for"]
+        assert len(stands_for) == (0 if jokers_only else combo.jokers)
+        if not jokers_only:
+            natural = list(combo.cards[:13]) + [0, 0]
+            assert counts_of([*[Rank(slot + 3) for slot, n in enumerate(natural) for _ in range(n)],
+                              *combo.stands_for]) == combo.reading
+            assert all(not rank.is_joker for rank in combo.stands_for)

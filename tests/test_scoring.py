@@ -15,6 +15,7 @@ from shuangkou.combos import classify
 from shuangkou.config import RoomConfig, load_config
 from shuangkou.scoring import (
     BombPlay,
+    ScoringError,
     Settlement,
     connected_pair_phase,
     scoring_phase,
@@ -410,6 +411,33 @@ def test_bad_arguments() -> None:
         settle_game(POINTS, winner=0, loser_cards_left=0, bombs=([], []), balances=(0, 0))
     with pytest.raises(ValueError):
         settle_game(POINTS, winner=0, loser_cards_left=3, bombs=([],), balances=(0, 0))
+
+
+def test_bad_input_is_a_scoring_error_with_a_code() -> None:
+    cases = [
+        (lambda: settle_game(POINTS, winner=2, loser_cards_left=3, bombs=([], []), balances=(0, 0)), "bad_seat"),
+        (lambda: settle_game(POINTS, winner=0, loser_cards_left=0, bombs=([], []), balances=(0, 0)), "bad_settlement"),
+        (lambda: settle_game(POINTS, winner=0, loser_cards_left=3, bombs=([],), balances=(0, 0)), "bad_settlement"),
+        (lambda: settle_game(POINTS, winner=0, loser_cards_left=3, bombs=([], []), balances=(0,)), "bad_settlement"),
+        (lambda: settle(POINTS, winner=1, loser_cards_left=3, bombs=([], []), balances=(0, 0), escaper=1),
+         "bad_settlement"),
+        (lambda: settle_escape(POINTS, escaper=-1, escaper_played=False, bombs=([], []), balances=(0, 0)), "bad_seat"),
+        (lambda: BombPlay(1, classify("34567")), "bad_settlement"),
+        (lambda: scoring_phase([BombPlay(3, classify("4444")), BombPlay(3, classify("5555"))], POINTS),
+         "bad_settlement"),
+    ]
+    for call, code in cases:
+        with pytest.raises(ScoringError) as refused:
+            call()
+        assert refused.value.code == code and isinstance(refused.value, ValueError)
+
+
+@pytest.mark.parametrize("played", [False, True])
+def test_r10_3_the_escape_penalty_is_the_one_the_table_shows(played: bool) -> None:
+    for config, balances in [(POINTS, (1000, 40)), (WEALTH, (600_000, 2_000_000))]:
+        s = settle_escape(config, escaper=1, escaper_played=played, bombs=([], []), balances=balances)
+        assert s.penalty == config.escape_penalty(*balances)
+        assert s.penalty == s.match_points * config.escape_multiplier
 
 
 # ---------------------------------------------------------------------------

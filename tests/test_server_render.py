@@ -26,7 +26,7 @@ def test_hints_match_the_core(seed: int) -> None:
             if game.finished:
                 break
             moves = game.legal_moves()
-            assert moves_json(moves) == _compact([move.to_dict() for move in moves])
+            assert moves_json(moves) == _compact([move.view() for move in moves])
             seat = game.to_act
             roll = chance.random()
             if roll < 0.03 and game.escaped is None:

@@ -2,7 +2,8 @@
 uniform random player, and a greedy planner.
 
 A bot sees what a player sees (:class:`Seen`): its own hand, the table, the opponent's
-card count. It answers with the :class:`~shuangkou.combos.Combo` to play, or None to pass.
+card count. It answers with the :class:`~shuangkou.combos.Combo` to play, or None to pass;
+:func:`bot_action` turns that answer into the game action of the seat to act.
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ from typing import Protocol
 
 from .cards import Counts
 from .combos import SJ_SLOT, Combo, InvalidCombination, Kind, beats, classify
+from .game import Action, Game, Pass, Play
 from .moves import hosting_move, legal_moves
 from .rules import Rules
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "HostingBot", "RandomBot", "Seen", "make_bot"]
+__all__ = ["BOTS", "Bot", "GreedyBot", "HostingBot", "RandomBot", "Seen", "bot_action", "make_bot"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,3 +137,11 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     if name == "random":
         return RandomBot(seed)
     return BOTS[name]()
+
+
+def bot_action(game: Game, bot: Bot) -> Action:
+    """The action ``bot`` takes for the seat to act, from what that seat may see."""
+    seat = game.to_act
+    seen = Seen(game.counts(seat), game.table_combo, len(game.hands[1 - seat]), game.rules)
+    move = bot.choose(seen)
+    return Pass(seat) if move is None else Play.move(seat, move)

@@ -16,6 +16,7 @@ from enum import Enum, IntEnum
 __all__ = [
     "DECK",
     "EMPTY",
+    "HAND_SIZE",
     "NUM_SLOTS",
     "Card",
     "CardParseError",
@@ -36,6 +37,9 @@ Counts = tuple[int, ...]
 
 NUM_SLOTS = 15
 EMPTY: Counts = (0,) * NUM_SLOTS
+
+HAND_SIZE = 27
+"""Cards dealt to each player (R1.3)."""
 
 
 class Rank(IntEnum):

@@ -24,8 +24,8 @@ from typing import NoReturn, TypeAlias
 from tqdm import tqdm
 
 from .bots import BOTS
-from .cards import DECK, Card, CardParseError, format_cards, parse_cards
-from .combos import Combo, InvalidCombination, Kind, beats, bomb_key, classify
+from .cards import DECK, HAND_SIZE, Card, CardParseError, format_cards, parse_cards
+from .combos import KIND_NAMES, Combo, InvalidCombination, beats, bomb_key, classify
 from .config import ConfigError, check_config_main, load_config, parse_override
 from .moves import hosting_move, legal_moves
 from .referee import ScenarioError, referee
@@ -123,7 +123,7 @@ def _add_table_option(parser: argparse.ArgumentParser, help: str) -> None:
     parser.add_argument("--table", metavar="CARDS", help=help)
     parser.add_argument(
         "--table-as",
-        choices=[kind.value for kind in Kind],
+        choices=KIND_NAMES,
         metavar="KIND",
         help="name the reading of --table when its cards can be read several ways (R5.4); default: the strongest",
     )
@@ -180,9 +180,9 @@ def add_classify(subparsers: Subparsers) -> None:
     parser.add_argument(
         "--as",
         dest="kind",
-        choices=[kind.value for kind in Kind],
+        choices=KIND_NAMES,
         metavar="KIND",
-        help="name the reading (R5.4): " + ", ".join(kind.value for kind in Kind),
+        help="name the reading (R5.4): " + ", ".join(KIND_NAMES),
     )
     _add_rules_option(parser)
     parser.set_defaults(run=run_classify)
@@ -260,12 +260,12 @@ def add_demo(subparsers: Subparsers) -> None:
 
 
 def run_demo(args: argparse.Namespace) -> int:
-    hand = sorted(random.Random(args.seed).sample(DECK, 27))
+    hand = sorted(random.Random(args.seed).sample(DECK, HAND_SIZE))
     moves = legal_moves(hand)
     bombs = [move for move in moves if move.is_bomb]
     print("Rush Shuangkou rules engine")
     print()
-    print(f"A 27-card hand from the 108-card double deck (seed {args.seed}):")
+    print(f"A {HAND_SIZE}-card hand from the 108-card double deck (seed {args.seed}):")
     print(f"  {format_cards(hand)}")
     print(f"  {len(moves)} different lead moves, {len(bombs)} of them bombs.")
     if bombs:

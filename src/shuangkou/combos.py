@@ -13,11 +13,15 @@ from enum import StrEnum
 from functools import cache
 from typing import NamedTuple
 
+from typing_extensions import TypedDict  # pydantic reads it for schemas on Python < 3.12
+
 from .cards import NUM_SLOTS, Card, Counts, Rank, counts_of, format_counts, parse_cards
 from .rules import DEFAULT_RULES, Rules
 
 __all__ = [
+    "KIND_NAMES",
     "Combo",
+    "ComboView",
     "InvalidCombination",
     "Kind",
     "beats",
@@ -54,6 +58,9 @@ class Kind(StrEnum):
 
 _BOMB_KINDS = frozenset({Kind.BOMB, Kind.JOKER_BOMB, Kind.SERIAL_BOMB})
 
+KIND_NAMES: tuple[str, ...] = tuple(kind.value for kind in Kind)
+"""The JSON names of the kinds, in the order of :class:`Kind`."""
+
 # Runs: kind -> (cards per rank, minimum length) (R3.4-R3.6).
 RUN_SHAPES: dict[Kind, tuple[int, int]] = {
     Kind.STRAIGHT: (1, 5),
@@ -68,6 +75,25 @@ _ORDINARY_PREFERENCE = {Kind.STRAIGHT: 0, Kind.PAIR_RUN: 1, Kind.TRIPLE_RUN: 2}
 _PHASE_UNIT = 1_000_000
 _TIER_UNIT = 100_000
 _SIZE_UNIT = 100
+
+
+class ComboView(TypedDict):
+    """The JSON form of a combination on the wire: :meth:`Combo.to_dict` plus ``bomb``
+    (:attr:`Combo.is_bomb`), ``width`` (:attr:`Combo.width`) and ``stands_for`` (the rank
+    symbols of :attr:`Combo.stands_for`)."""
+
+    kind: str
+    length: int
+    top: str
+    phase: int
+    cards: str
+    reading: str
+    bomb: bool
+    width: int
+    stands_for: list[str]
+
+
+_VIEW_ONLY = ("bomb", "width", "stands_for")
 
 
 class Combo(NamedTuple):
@@ -115,8 +141,46 @@ class Combo(NamedTuple):
         """False only for an irregular serial bomb (R4.5)."""
         return self.kind is not Kind.SERIAL_BOMB or self.size == (self.phase - self.length) * self.length
 
-    def to_dict(self) -> dict[str, object]:
-        """The JSON shape used by the command line and the protocol."""
+    @property
+    def width(self) -> int:
+        """Cards per rank of a bomb, as players name bombs: X of an X-phase Y-serial bomb
+        (R4.4; a "4-serial of 5-card bombs" has width 5 and length 4; an irregular one
+        counts its smallest rank, R4.5), the cards of an N-bomb or a joker bomb (R4.1–R4.3);
+        0 for ordinary kinds.
+
+        >>> classify("55555 66666 77777 88888").width, classify("4444 55555 66666").width
+        (5, 4)
+        >>> classify("QQQQ BJ").width, classify("SJ SJ BJ").width, classify("3 4 5 6 7").width
+        (5, 3, 0)
+        """
+        if self.kind is Kind.SERIAL_BOMB:
+            return self.phase - self.length
+        return self.size if self.kind in _BOMB_KINDS else 0
+
+    @property
+    def stands_for(self) -> tuple[Rank, ...]:
+        """The ranks the jokers played stand for in the reading (R5.2), one per joker, in
+        the order of the jokers in :attr:`cards` (small jokers first), lowest rank first.
+        Empty without a joker, and when every card is a joker (read at face value, R5.1).
+
+        >>> [rank.symbol for rank in classify("5 6 7 8 SJ").stands_for]
+        ['9']
+        >>> [rank.symbol for rank in classify("3 4 5 SJ SJ BJ", kind="pair_run").stands_for]
+        ['3', '4', '5']
+        >>> classify("SJ SJ BJ").stands_for
+        ()
+        """
+        jokers = self.jokers
+        if not jokers or jokers == self.size:
+            return ()
+        return tuple(
+            Rank(slot + 3)
+            for slot in range(SJ_SLOT)
+            for _ in range(self.reading[slot] - self.cards[slot])
+        )
+
+    def view(self) -> ComboView:
+        """The JSON form sent to players (:class:`ComboView`)."""
         return {
             "kind": self.kind.value,
             "length": self.length,
@@ -124,7 +188,15 @@ class Combo(NamedTuple):
             "phase": self.phase,
             "cards": format_counts(self.cards),
             "reading": format_counts(self.reading),
+            "bomb": self.is_bomb,
+            "width": self.width,
+            "stands_for": [rank.symbol for rank in self.stands_for],
         }
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON shape used by the command line, game records and events: :meth:`view`
+        without ``bomb``, ``width`` and ``stands_for``."""
+        return {key: value for key, value in self.view().items() if key not in _VIEW_ONLY}
 
     def __str__(self) -> str:
         phase = f" phase {self.phase}" if self.phase else ""
@@ -351,7 +423,10 @@ def readings(
 ) -> list[Combo]:
     """Public form of :func:`playable_readings` taking card strings or cards.
 
-    >>> [str(combo) for combo in readings("3 4 5 SJ SJ SJ")]  # doctest: +SKIP
+    >>> [str(combo) for combo in readings("3 4 5 SJ SJ SJ")]
+    ['straight 3 4 5 6 7 8', 'pair_run 3 3 4 4 5 5']
+    >>> [str(combo) for combo in readings("4 5 6 SJ SJ SJ", table="3 3 4 4 5 5")]
+    ['pair_run 4 4 5 5 6 6']
     """
     table_combo = classify(table, rules=rules) if isinstance(table, str) else table
     return playable_readings(to_counts(cards), table_combo, rules)

@@ -42,13 +42,15 @@ import tomllib
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, Literal, NamedTuple
+from typing import Annotated, Any, Literal, NamedTuple, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from .cards import HAND_SIZE
 from .rules import Rules
 
 __all__ = [
+    "EDITIONS",
     "FIELD_TABLE",
     "MAX_CARDS_LEFT",
     "SHIPPED",
@@ -79,10 +81,13 @@ DoublingFrom = Literal["winner", "game"]
 EscapeMode = Literal["host", "settle"]
 ResultName = Literal["flat", "single", "double"]
 
-SHIPPED: tuple[str, ...] = ("points", "wealth")
-"""Names of the shipped configuration files (``configs/NAME.toml``)."""
+EDITIONS: tuple[Edition, ...] = get_args(Edition)
+"""Every edition, in the order of :data:`Edition`: ``("points", "wealth")``."""
 
-MAX_CARDS_LEFT = 27
+SHIPPED: tuple[str, ...] = EDITIONS
+"""Names of the shipped configuration files (``configs/NAME.toml``): one per edition."""
+
+MAX_CARDS_LEFT = HAND_SIZE
 """The most cards a loser can hold: the whole hand dealt (R1.3)."""
 
 SMALLEST_BOMB_PHASE = 4  # R4.1
@@ -408,10 +413,11 @@ class RoomConfig(_Frozen):
             raise _Invalid(
                 ("starting_balance",), "at least 0 (allow_negative is false)", _show(self.starting_balance)
             )
-        if self.edition == "wealth" and self.starting_balance < self.levels[0].needed:
+        entry = self.entry_balance
+        if entry is not None and self.starting_balance < entry:
             raise _Invalid(
                 ("starting_balance",),
-                f"at least {self.levels[0].needed} (the first level: below it a player may not "
+                f"at least {entry} (the first level: below it a player may not "
                 "sit down in a wealth room, R9.4)",
                 _show(self.starting_balance),
             )
@@ -478,10 +484,22 @@ class RoomConfig(_Frozen):
         low = min(self.level_for(balance_a).level, self.level_for(balance_b).level)
         return self.levels[low - self.levels[0].level].match_points
 
+    def escape_penalty(self, balance_a: int, balance_b: int) -> int:
+        """The escape penalty for players of these balances: match points X (R9.4) times the
+        escape multiplier (R10.3). Tables show it before a player leaves; every escape's
+        settlement (:func:`shuangkou.scoring.settle_escape`) charges it."""
+        return self.match_points_for(balance_a, balance_b) * self.escape_multiplier
+
+    @property
+    def entry_balance(self) -> int | None:
+        """R9.4: the least balance that may sit down in a wealth room (the first level's
+        ``needed``); None in the points edition, which admits every balance."""
+        return self.levels[0].needed if self.edition == "wealth" else None
+
     def can_sit(self, balance: int) -> bool:
-        """R9.4: a player below the first level of a wealth room may not sit down in it.
-        Points rooms admit every balance."""
-        return self.edition != "wealth" or balance >= self.levels[0].needed
+        """R9.4: whether a player of this balance may sit down (see :attr:`entry_balance`)."""
+        entry = self.entry_balance
+        return entry is None or balance >= entry
 
     # -- output -------------------------------------------------------------------
 
@@ -750,9 +768,10 @@ def _set_override(data: dict[str, Any], key: str, value: object, source: str) ->
 
 def _edition_of(data: Mapping[str, Any], source: str) -> str:
     edition = data.get("edition")
-    if edition not in SHIPPED:
+    if edition not in EDITIONS:
         found = "nothing (the key is required)" if edition is None else _show(edition)
-        raise ConfigError([Problem(source, "edition", "'points' or 'wealth'", found)])
+        expected = " or ".join(repr(name) for name in EDITIONS)
+        raise ConfigError([Problem(source, "edition", expected, found)])
     assert isinstance(edition, str)
     return edition
 

@@ -63,6 +63,8 @@ ErrorCode = Literal[
     "bad_record",
     "replay_mismatch",
     "not_finished",
+    # settling a game (shuangkou.scoring)
+    "bad_settlement",
     # the referee
     "bad_scenario",
     "bad_config",

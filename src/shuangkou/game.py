@@ -2,12 +2,14 @@
 
 A :class:`Game` is created by dealing (:meth:`Game.deal`, shuffled by a secure source or
 by an explicit seed, R1.3–R1.4) or from explicit hands (:meth:`Game.from_hands`). Its
-:meth:`~Game.apply` takes one action, checks it completely, and only then changes the
-state and returns the events it caused; an illegal action raises :class:`GameError` and
-changes nothing. Automatic passes (R2.6) follow from the state and are applied by the game
-itself. Clocks, connections and balances live outside: the server sends a
-:class:`Timeout` when a turn timer runs out and settles a finished game with
-:func:`shuangkou.scoring`.
+:meth:`~Game.check` says whether an action is legal without changing anything;
+:meth:`~Game.apply` checks an action the same way, and only then changes the state and
+returns the events it caused; an illegal action raises :class:`GameError` and changes
+nothing. :meth:`~Game.undo` takes the last action back. Automatic passes (R2.6) follow
+from the state and are applied by the game itself. Clocks, connections and balances live
+outside: the server sends a :class:`Timeout` when a turn timer runs out and settles a
+finished game with :func:`shuangkou.scoring`. A :class:`GameRecord` holds everything
+needed to replay a game.
 """
 
 from __future__ import annotations
@@ -15,13 +17,28 @@ from __future__ import annotations
 import json
 import random
 import secrets
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Literal
+from bisect import insort
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cache
+from typing import Literal, NamedTuple, NotRequired
 
-from .cards import DECK, NUM_SLOTS, Card, Counts, cards_from_counts, format_cards, parse_cards
-from .combos import Combo, InvalidCombination, Kind, beats, classify
-from .config import RoomConfig
+from typing_extensions import TypedDict  # pydantic reads it for schemas on Python < 3.12
+
+from .cards import (
+    DECK,
+    HAND_SIZE,
+    NUM_SLOTS,
+    Card,
+    CardParseError,
+    Counts,
+    cards_from_counts,
+    format_cards,
+    parse_card,
+    parse_cards,
+)
+from .combos import KIND_NAMES, Combo, ComboView, InvalidCombination, Kind, beats, classify
+from .config import ConfigError, RoomConfig, config_from_dict
 from .errors import Refusal
 from .moves import hosting_move, legal_moves
 from .rules import Rules
@@ -34,10 +51,13 @@ __all__ = [
     "Event",
     "Game",
     "GameError",
+    "GameRecord",
+    "GameView",
     "HostedTurn",
     "Hosting",
     "Pass",
     "Play",
+    "PlayView",
     "Timeout",
     "action_from_dict",
 ]
@@ -113,6 +133,10 @@ class Escape:
 
 
 Action = Play | Pass | Timeout | HostedTurn | Hosting | Escape
+_ACTIONS = (Play, Pass, Timeout, HostedTurn, Hosting, Escape)
+
+_CheckedPlay = tuple[tuple[Card, ...], Combo]
+"""A legal play: the cards it takes from the hand, and their reading."""
 
 
 def action_to_dict(action: Action) -> dict[str, object]:
@@ -135,7 +159,7 @@ def action_to_dict(action: Action) -> dict[str, object]:
     return {"seat": action.seat, "escape": True}
 
 
-def action_from_dict(data: dict[str, object]) -> Action:
+def action_from_dict(data: Mapping[str, object]) -> Action:
     """Parse the JSON form of an action (see :func:`action_to_dict`)."""
     seat = data.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool):
@@ -145,7 +169,7 @@ def action_from_dict(data: dict[str, object]) -> Action:
         kind = data.get("as")
         if not isinstance(cards, str):
             raise GameError("bad_action", "'play' must be a card string")
-        if kind is not None and kind not in {k.value for k in Kind}:
+        if kind is not None and kind not in KIND_NAMES:
             raise GameError("bad_action", f"unknown kind {kind!r} in 'as'")
         try:
             return Play.of(seat, cards, kind if isinstance(kind, str) else None)
@@ -207,6 +231,37 @@ class Event:
         return data
 
 
+class PlayView(TypedDict):
+    """One play as views show it (:meth:`PlayRecord.to_dict`)."""
+
+    index: int
+    seat: int
+    cards: str
+    combo: ComboView
+    cause: Cause
+
+
+class GameView(TypedDict):
+    """What a seat (or a spectator) may see of a game: :meth:`Game.view`."""
+
+    seq: int
+    to_act: int | None
+    leader: int
+    flip_card: str | None
+    cards_left: list[int]
+    table: PlayView | None
+    plays: list[PlayView]
+    timeouts: list[int]
+    hosting: list[bool]
+    played: list[bool]
+    finished: bool
+    winner: int | None
+    result: str | None
+    escaped: int | None
+    seat: NotRequired[int]
+    hand: NotRequired[list[str]]
+
+
 @dataclass(frozen=True, slots=True)
 class PlayRecord:
     """One play on the table."""
@@ -217,15 +272,31 @@ class PlayRecord:
     combo: Combo
     cause: Cause
 
-    def to_dict(self) -> dict[str, object]:
-        """JSON form, as in views."""
+    def to_dict(self) -> PlayView:
+        """JSON form, as in views (the combination as :meth:`Combo.view`)."""
         return {
             "index": self.index,
             "seat": self.seat,
             "cards": format_cards(self.cards),
-            "combo": self.combo.to_dict(),
+            "combo": self.combo.view(),
             "cause": self.cause,
         }
+
+
+class _Saved(NamedTuple):
+    """The state :meth:`Game.apply` may change, as it was before one action, for
+    :meth:`Game.undo`. Plays and events are only ever appended: their counts suffice."""
+
+    to_act: int
+    table: PlayRecord | None
+    plays: int
+    events: int
+    timeouts: tuple[int, ...]
+    hosting: tuple[bool, ...]
+    escaped: int | None
+    winner: int | None
+    finished: bool
+    ended_by_escape: bool
 
 
 # ---------------------------------------------------------------------------
@@ -255,7 +326,8 @@ class Game:
     actions: list[Action] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     _counts: list[tuple[int, Counts] | None] = field(default_factory=lambda: [None, None], repr=False)
-    _play_views: list[dict[str, object]] = field(default_factory=list, repr=False)
+    _play_views: list[PlayView] = field(default_factory=list, repr=False)
+    _saved: list[_Saved] = field(default_factory=list, repr=False, compare=False)
 
     # -- creation -------------------------------------------------------------
 
@@ -269,12 +341,13 @@ class Game:
         rng: random.Random = random.Random(seed) if seed is not None else secrets.SystemRandom()
         order = list(range(len(DECK)))  # positions in the sorted deck: cheap to sort again
         rng.shuffle(order)
-        hands = [[DECK[i] for i in sorted(order[:27])], [DECK[i] for i in sorted(order[27:54])]]
-        flip = rng.choice(order[:54])
-        leader = 0 if flip in order[:27] else 1
+        dealt = 2 * HAND_SIZE
+        hands = [[DECK[i] for i in sorted(order[:HAND_SIZE])], [DECK[i] for i in sorted(order[HAND_SIZE:dealt])]]
+        flip = rng.choice(order[:dealt])
+        leader = 0 if flip in order[:HAND_SIZE] else 1
         if settings.first_player == "winner" and previous_winner is not None:
             leader = previous_winner
-        unseen = tuple(DECK[i] for i in sorted(order[54:]))
+        unseen = tuple(DECK[i] for i in sorted(order[dealt:]))
         game = cls(settings, hands, leader, DECK[flip], unseen, seed)
         game._start()
         return game
@@ -317,7 +390,7 @@ class Game:
         """The seat's hand as counts per rank slot."""
         hand = self.hands[seat]
         cached = self._counts[seat]
-        if cached is not None and cached[0] == len(hand):  # hands only ever shrink
+        if cached is not None and cached[0] == len(hand):  # hands only shrink (undo clears this)
             return cached[1]
         counts = [0] * NUM_SLOTS
         for card in hand:
@@ -361,7 +434,24 @@ class Game:
 
     def has_played(self, seat: int) -> bool:
         """Whether the seat has played a card in this game (R10.3)."""
-        return any(play.seat == seat for play in self.plays)
+        return self._played()[seat]
+
+    def _played(self) -> list[bool]:
+        played = [False, False]
+        for play in self.plays:  # both seats have played within the first few plays
+            played[play.seat] = True
+            if played[1 - play.seat]:
+                break
+        return played
+
+    @property
+    def turn_key(self) -> tuple[int, int, bool] | None:
+        """Who is to act, after how many plays, and whether on a lead; None once finished.
+        A turn has passed (R2.2–R2.4) exactly when it changes: hosting switched on or off
+        leaves it as it is, so a move chosen for the turn stays valid."""
+        if self.finished:
+            return None
+        return (self.to_act, len(self.plays), self.table is None)
 
     @property
     def result(self) -> str | None:
@@ -373,39 +463,101 @@ class Game:
             return "escape"
         return self.settings.result_level(len(self.hands[1 - self.winner]))
 
-    # -- applying actions -------------------------------------------------------
+    # -- checking and applying actions ------------------------------------------
 
-    def apply(self, action: Action) -> list[Event]:
-        """Apply one action and return the events it caused, automatic passes included."""
+    def check(self, action: Action) -> None:
+        """Raise the :class:`GameError` that :meth:`apply` would raise for ``action``;
+        change nothing. Returns None when the action is legal."""
+        self._check(action)
+
+    def _check(self, action: Action) -> _CheckedPlay | None:
+        """Every rule an action must meet in this state (R2, R10, R11.2), checked once for
+        :meth:`check` and :meth:`apply`; for a play, the cards taken and their reading."""
+        if not isinstance(action, _ACTIONS):
+            raise GameError("bad_action", f"not an action: {action!r}")
         if self.finished:
             raise GameError("game_over", "the game is over")
-        if action.seat not in (0, 1):
-            raise GameError("bad_seat", f"seat must be 0 or 1, not {action.seat!r}")
+        seat = action.seat
+        if seat not in (0, 1):
+            raise GameError("bad_seat", f"seat must be 0 or 1, not {seat!r}")
+        if isinstance(action, Hosting):
+            if not action.on and self.escaped == seat:
+                raise GameError("escaped", f"seat {seat} has left; hosting stays on (R10.1)")
+            return None
+        if isinstance(action, Escape):
+            if self.escaped is not None:
+                raise GameError("escaped", f"seat {self.escaped} has already left")
+            return None
+        if seat != self.to_act:
+            raise GameError("not_your_turn", f"it is seat {self.to_act}'s turn, not seat {seat}'s")
+        if isinstance(action, Play):
+            return self._check_play(action)
+        if isinstance(action, Pass) and self.table is None:
+            raise GameError("pass_on_lead", "a lead cannot be passed (R2.4)")
+        if isinstance(action, HostedTurn) and not self.hosting[seat]:
+            raise GameError("not_hosted", f"seat {seat} is not hosted")
+        return None
+
+    def apply(self, action: Action) -> list[Event]:
+        """Apply one action and return the events it caused, automatic passes included.
+        An illegal action raises :class:`GameError` (as :meth:`check`) and changes nothing."""
+        checked = self._check(action)
+        self._saved.append(
+            _Saved(
+                self.to_act,
+                self.table,
+                len(self.plays),
+                len(self.events),
+                tuple(self.timeouts),
+                tuple(self.hosting),
+                self.escaped,
+                self.winner,
+                self.finished,
+                self.ended_by_escape,
+            )
+        )
         start = len(self.events)
         if isinstance(action, Hosting):
             self._set_hosting(action)
         elif isinstance(action, Escape):
             self._escape(action.seat)
         else:
-            self._turn(action)
+            self._turn(action, checked)
         self.actions.append(action)
         self.seq += 1
         return self.events[start:]
 
-    def _turn(self, action: Play | Pass | Timeout | HostedTurn) -> None:
+    def undo(self) -> Action:
+        """Take back the last applied action completely (its events, automatic passes,
+        hosting switches, timeouts and the end of the game) and return it. Raises
+        :class:`GameError` ``nothing_to_undo`` when no action was applied."""
+        if not self._saved:
+            raise GameError("nothing_to_undo", "no action has been applied")
+        saved = self._saved.pop()
+        for play in self.plays[saved.plays :]:
+            hand = self.hands[play.seat]
+            for card in play.cards:
+                insort(hand, card)  # hands are kept sorted
+        del self.plays[saved.plays :]
+        del self._play_views[saved.plays :]
+        del self.events[saved.events :]
+        self._counts = [None, None]  # the cache assumes hands only shrink
+        self.to_act, self.table = saved.to_act, saved.table
+        self.timeouts[:] = saved.timeouts
+        self.hosting[:] = saved.hosting
+        self.escaped, self.winner = saved.escaped, saved.winner
+        self.finished, self.ended_by_escape = saved.finished, saved.ended_by_escape
+        self.seq -= 1
+        return self.actions.pop()
+
+    def _turn(self, action: Play | Pass | Timeout | HostedTurn, checked: _CheckedPlay | None) -> None:
         seat = action.seat
-        if seat != self.to_act:
-            raise GameError("not_your_turn", f"it is seat {self.to_act}'s turn, not seat {seat}'s")
         if isinstance(action, Play):
-            cards, combo = self._check_play(action)
-            self._play(seat, cards, combo, "player")
+            assert checked is not None
+            self._play(seat, *checked, "player")
         elif isinstance(action, Pass):
-            if self.table is None:
-                raise GameError("pass_on_lead", "a lead cannot be passed (R2.4)")
             self._pass(seat, "player")
         elif isinstance(action, HostedTurn):
-            if not self.hosting[seat]:
-                raise GameError("not_hosted", f"seat {seat} is not hosted")
             self._hosting_move(seat, "hosting")
         else:
             self.timeouts[seat] += 1
@@ -417,7 +569,7 @@ class Game:
                 self.events.append(Event("hosting", seat, "timeout", on=True))
         self._auto_pass()
 
-    def _check_play(self, action: Play) -> tuple[tuple[Card, ...], Combo]:
+    def _check_play(self, action: Play) -> _CheckedPlay:
         if not action.cards:
             raise GameError("no_cards", "a play needs at least one card")
         cards = _take(self.hands[action.seat], action.cards)
@@ -465,15 +617,11 @@ class Game:
             self._pass(self.to_act, "auto_pass")
 
     def _set_hosting(self, action: Hosting) -> None:
-        if not action.on and self.escaped == action.seat:
-            raise GameError("escaped", f"seat {action.seat} has left; hosting stays on (R10.1)")
         if self.hosting[action.seat] != action.on:
             self.hosting[action.seat] = action.on
             self.events.append(Event("hosting", action.seat, action.cause, on=action.on))
 
     def _escape(self, seat: int) -> None:
-        if self.escaped is not None:
-            raise GameError("escaped", f"seat {self.escaped} has already left")
         self.escaped = seat
         self.events.append(Event("escape", seat, "escape"))
         if self.settings.escape_mode == "settle":  # R10.2
@@ -490,15 +638,15 @@ class Game:
         self.winner = winner
         self.events.append(Event("end", winner, count=len(self.hands[1 - winner])))
 
-    # -- views ------------------------------------------------------------------
+    # -- views and records ------------------------------------------------------
 
-    def view(self, seat: int | None = None) -> dict[str, object]:
+    def view(self, seat: int | None = None) -> GameView:
         """What ``seat`` may see (its own hand, never the other's); None for spectators.
         The plays in it are shared between views: read them, don't change them."""
         plays = self._play_views
         while len(plays) < len(self.plays):  # each play's dictionary is made once
             plays.append(self.plays[len(plays)].to_dict())
-        data: dict[str, object] = {
+        data: GameView = {
             "seq": self.seq,
             "to_act": None if self.finished else self.to_act,
             "leader": self.leader,
@@ -508,6 +656,7 @@ class Game:
             "plays": plays[-8:],
             "timeouts": list(self.timeouts),
             "hosting": list(self.hosting),
+            "played": self._played(),
             "finished": self.finished,
             "winner": self.winner,
             "result": self.result,
@@ -518,18 +667,22 @@ class Game:
             data["hand"] = [str(card) for card in self.hands[seat]]
         return data
 
-    def record(self) -> dict[str, object]:
+    def to_record(self) -> GameRecord:
         """Everything needed to replay the game: the room configuration, hands, leader, flip
         card, seed, actions and the events they caused (each with its cause, R11.6)."""
-        return {
-            "config": json.loads(self.settings.to_json()),
-            "seed": self.seed,
-            "hands": [format_cards(hand) for hand in self._initial_hands()],
-            "leader": self.leader,
-            "flip_card": str(self.flip_card) if self.flip_card else None,
-            "actions": [action_to_dict(action) for action in self.actions],
-            "events": [event.to_dict() for event in self.events],
-        }
+        return GameRecord(
+            config=self.settings,
+            seed=self.seed,
+            hands=tuple(format_cards(hand) for hand in self._initial_hands()),
+            leader=self.leader,
+            flip_card=str(self.flip_card) if self.flip_card else None,
+            actions=tuple(action_to_dict(action) for action in self.actions),
+            events=tuple(event.to_dict() for event in self.events),
+        )
+
+    def record(self) -> dict[str, object]:
+        """:meth:`to_record` as JSON-ready data (:meth:`GameRecord.to_dict`)."""
+        return self.to_record().to_dict()
 
     def _initial_hands(self) -> list[list[Card]]:
         hands = [list(hand) for hand in self.hands]
@@ -538,30 +691,139 @@ class Game:
         return [sorted(hand) for hand in hands]
 
     @classmethod
-    def replay(cls, settings: RoomConfig, record: dict[str, object]) -> Game:
-        """Rebuild a game from :meth:`record`; raises :class:`GameError` if the events differ."""
-        hands = record["hands"]
-        leader = record["leader"]
-        actions = record["actions"]
-        if not isinstance(hands, list) or not isinstance(leader, int) or not isinstance(actions, list):
-            raise GameError("bad_record", "a record needs hands, leader and actions")
-        game = cls.from_hands(settings, hands, leader)
-        flip = record.get("flip_card")
-        if isinstance(flip, str):
-            game.flip_card = parse_cards(flip)[0]
-            game.events[0] = Event("deal", leader, cards=(game.flip_card,))
-        seed = record.get("seed")
-        game.seed = seed if isinstance(seed, int) else None
-        for action in actions:
+    def restore(cls, record: GameRecord) -> Game:
+        """Rebuild a game by replaying a record's actions. Raises :class:`GameError`:
+        ``replay_mismatch`` when the record has events and the replay's differ, or the
+        code of the first action the replay refuses."""
+        game = cls.from_hands(record.config, record.hands, record.leader)
+        if record.flip_card is not None:
+            game.flip_card = parse_card(record.flip_card)
+            game.events[0] = Event("deal", record.leader, cards=(game.flip_card,))
+        game.seed = record.seed
+        for action in record.actions:
             game.apply(action_from_dict(action))
-        events = record.get("events")
-        if events is not None and events != [event.to_dict() for event in game.events]:
+        if record.events is not None and list(record.events) != [event.to_dict() for event in game.events]:
             raise GameError("replay_mismatch", "replayed events differ from the record")
         return game
 
+    @classmethod
+    def replay(cls, settings: RoomConfig, record: Mapping[str, object]) -> Game:
+        """Rebuild a game from :meth:`record` data under ``settings`` (see :meth:`restore`)."""
+        return cls.restore(GameRecord.from_dict(record, settings))
 
+
+@dataclass(frozen=True)
+class GameRecord:
+    """Everything needed to replay a game (:meth:`Game.to_record`, :meth:`Game.restore`):
+    the room configuration, the seed of a dealt game, both hands as dealt, the leader and
+    the flip card (R2.1), the actions in their JSON form, and the events they caused (None:
+    not known, so not compared on restore)."""
+
+    config: RoomConfig
+    seed: int | None
+    hands: tuple[str, ...]
+    leader: int
+    flip_card: str | None
+    actions: tuple[dict[str, object], ...]
+    events: tuple[dict[str, object], ...] | None
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON form, as stored: the configuration in its file layout."""
+        return {
+            "config": json.loads(self.config.to_json()),
+            "seed": self.seed,
+            "hands": list(self.hands),
+            "leader": self.leader,
+            "flip_card": self.flip_card,
+            "actions": list(self.actions),
+            "events": None if self.events is None else list(self.events),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object], config: RoomConfig | None = None) -> GameRecord:
+        """Read :meth:`to_dict`'s form. The configuration is ``config`` when given, else read
+        from ``data["config"]``; ``seed``, ``flip_card`` and ``events`` may be left out.
+        Raises :class:`GameError` ``bad_record`` naming the key missing or wrong."""
+        if not isinstance(data, Mapping):
+            raise GameError("bad_record", f"a record is a JSON object, not {type(data).__name__}")
+        if config is None:
+            config = _record_config(_required(data, "config"))
+        hands = _required(data, "hands")
+        if not isinstance(hands, list | tuple) or len(hands) != 2 or not all(isinstance(h, str) for h in hands):
+            raise GameError("bad_record", f"'hands' must be two card strings, not {hands!r}")
+        for hand in hands:
+            _record_cards("hands", hand)
+        leader = _required(data, "leader")
+        if leader not in (0, 1) or isinstance(leader, bool):
+            raise GameError("bad_record", f"'leader' must be seat 0 or 1, not {leader!r}")
+        seed = data.get("seed")
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise GameError("bad_record", f"'seed' must be an integer or null, not {seed!r}")
+        events = data.get("events")
+        return cls(
+            config=config,
+            seed=seed,
+            hands=(hands[0], hands[1]),
+            leader=leader,
+            flip_card=_record_flip_card(data.get("flip_card")),
+            actions=_record_list("actions", _required(data, "actions")),
+            events=None if events is None else _record_list("events", events),
+        )
+
+    def with_actions(
+        self, actions: Iterable[Mapping[str, object]], events: Iterable[Mapping[str, object]] | None = None
+    ) -> GameRecord:
+        """A copy with other actions (a journal's, say) and their events (None: not compared
+        on :meth:`Game.restore`)."""
+        return replace(
+            self,
+            actions=_record_list("actions", actions),
+            events=None if events is None else _record_list("events", events),
+        )
+
+
+def _required(data: Mapping[str, object], key: str) -> object:
+    if key not in data:
+        raise GameError("bad_record", f"the record has no {key!r}")
+    return data[key]
+
+
+def _record_config(data: object) -> RoomConfig:
+    if not isinstance(data, Mapping):
+        raise GameError("bad_record", f"'config' must be a configuration object, not {data!r}")
+    try:
+        return config_from_dict(data, source="the record's config")
+    except ConfigError as error:
+        raise GameError("bad_record", f"'config': {error}") from None
+
+
+def _record_cards(key: str, text: str) -> list[Card]:
+    try:
+        return parse_cards(text)
+    except CardParseError as error:
+        raise GameError("bad_record", f"{key!r}: {error}") from None
+
+
+def _record_flip_card(value: object) -> str | None:
+    if value is None or (isinstance(value, str) and len(_record_cards("flip_card", value)) == 1):
+        return value
+    raise GameError("bad_record", f"'flip_card' must be one card or null, not {value!r}")
+
+
+def _record_list(key: str, items: object) -> tuple[dict[str, object], ...]:
+    """A record's list of JSON objects (actions or events) as a tuple of dicts."""
+    if isinstance(items, str | bytes | Mapping) or not isinstance(items, Iterable):
+        raise GameError("bad_record", f"{key!r} must be a list of objects, not {items!r}")
+    result = tuple(items)
+    for index, item in enumerate(result):
+        if not isinstance(item, Mapping):
+            raise GameError("bad_record", f"{key!r}[{index}] must be an object, not {item!r}")
+    return tuple(dict(item) for item in result)
+
+
+@cache
 def _with_bombs(rules: Rules) -> Rules:
-    return Rules(rules.four_joker_bomb, rules.serial_bomb_two, True)
+    return replace(rules, hosting_bombs=True)
 
 
 def _cards_of(counts: Counts) -> tuple[Card, ...]:

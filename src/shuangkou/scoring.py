@@ -6,7 +6,9 @@
 - :func:`settle` — either of the two, as a finished game calls for.
 
 Every amount is an integer (points or coins). A :class:`Settlement` carries the whole
-breakdown of R9.6 and is zero-sum: ``sum(deltas) + house == 0``.
+breakdown of R9.6 and is zero-sum: ``sum(deltas) + house == 0``. Input no game can produce
+(a seat other than 0 or 1, three balances, a loser without cards, ...) raises
+:class:`ScoringError`.
 
 The worked example of R10.4 (wealth edition, X = 1000; A played a 6-phase bomb, B a
 7-phase bomb; A escapes):
@@ -35,6 +37,7 @@ from typing import Literal, Protocol
 
 from .combos import Combo, Kind
 from .config import RoomConfig
+from .errors import Refusal
 
 __all__ = [
     "BombLike",
@@ -42,6 +45,7 @@ __all__ = [
     "PhaseScore",
     "PhaseSource",
     "ResultLevel",
+    "ScoringError",
     "Settlement",
     "connected_pair_phase",
     "scoring_phase",
@@ -54,6 +58,10 @@ ResultLevel = Literal["flat", "single", "double", "escape"]
 PhaseSource = Literal["none", "bomb", "connected", "unconnected"]
 
 _CONNECTED_LOW, _CONNECTED_HIGH = 3, 14  # R8.2: adjacent ranks within 3..A
+
+
+class ScoringError(Refusal, ValueError):
+    """Scoring input that no game can produce; nothing is settled."""
 
 
 class BombLike(Protocol):
@@ -75,7 +83,7 @@ class BombPlay:
 
     def __post_init__(self) -> None:
         if not self.combo.is_bomb:
-            raise ValueError(f"{self.combo} is not a bomb")
+            raise ScoringError("bad_settlement", f"{self.combo} is not a bomb")
 
     def to_dict(self) -> dict[str, object]:
         """JSON form: the play number and :meth:`Combo.to_dict`."""
@@ -113,7 +121,7 @@ def _normalize(bombs: Sequence[BombLike]) -> tuple[BombPlay, ...]:
     )
     indexes = [bomb.play_index for bomb in played]
     if len(set(indexes)) != len(indexes):
-        raise ValueError(f"each bomb is a separate play; play numbers repeat in {indexes}")
+        raise ScoringError("bad_settlement", f"each bomb is a separate play; play numbers repeat in {indexes}")
     return played
 
 
@@ -241,13 +249,13 @@ class Settlement:
 
 def _pair(values: Sequence[int], what: str) -> tuple[int, int]:
     if len(values) != 2:
-        raise ValueError(f"{what}: expected two values (seats 0 and 1), got {len(values)}")
+        raise ScoringError("bad_settlement", f"{what}: expected two values (seats 0 and 1), got {len(values)}")
     return values[0], values[1]
 
 
 def _seat(seat: int, what: str) -> int:
     if seat not in (0, 1) or isinstance(seat, bool):
-        raise ValueError(f"{what} must be seat 0 or 1, not {seat!r}")
+        raise ScoringError("bad_seat", f"{what} must be seat 0 or 1, not {seat!r}")
     return seat
 
 
@@ -319,7 +327,10 @@ def settle_game(
     loser = 1 - winner
     before = _pair(balances, "balances")
     bombs_by_seat = _pair_of_bombs(bombs)
-    result, a = config.result_for(loser_cards_left)  # R7.1
+    try:
+        result, a = config.result_for(loser_cards_left)  # R7.1
+    except ValueError as error:
+        raise ScoringError("bad_settlement", str(error)) from None
     phases = (scoring_phase(bombs_by_seat[0], config), scoring_phase(bombs_by_seat[1], config))
     x = config.match_points_for(before[0], before[1])  # R9.4
     doubling_phase = _doubling_phase(phases, winner, config)  # R9.2
@@ -386,7 +397,7 @@ def settle_escape(
     before = _pair(balances, "balances")
     bombs_by_seat = _pair_of_bombs(bombs)
     phases = (scoring_phase(bombs_by_seat[0], config), scoring_phase(bombs_by_seat[1], config))
-    x = config.match_points_for(before[0], before[1])
+    x = config.match_points_for(before[0], before[1])  # R9.4
     doubling_phase = _doubling_phase(phases, opponent, config)
     b = config.doubling_for(doubling_phase)
     a = 1 if escaper_played else 0
@@ -396,7 +407,7 @@ def settle_escape(
     c = (c_list[0], c_list[1])
     contributions = (x * c[0], x * c[1])
     result_points = x * a * b
-    penalty = x * config.escape_multiplier
+    penalty = config.escape_penalty(before[0], before[1])  # X × escape_multiplier
     due = penalty + result_points + contributions[opponent]
 
     ledger = _Ledger(before, config)
@@ -449,7 +460,9 @@ def settle(
             config, winner=winner, loser_cards_left=loser_cards_left, bombs=bombs, balances=balances
         )
     if winner != 1 - escaper:
-        raise ValueError(f"the winner of an escape is the escaper's opponent, not seat {winner}")
+        raise ScoringError(
+            "bad_settlement", f"the winner of an escape is the escaper's opponent, not seat {winner}"
+        )
     return settle_escape(
         config, escaper=escaper, escaper_played=escaper_played, bombs=bombs, balances=balances
     )
@@ -457,7 +470,7 @@ def settle(
 
 def _pair_of_bombs(bombs: Sequence[Sequence[BombLike]]) -> tuple[Sequence[BombLike], Sequence[BombLike]]:
     if len(bombs) != 2:
-        raise ValueError(f"bombs: expected one list per seat (two), got {len(bombs)}")
+        raise ScoringError("bad_settlement", f"bombs: expected one list per seat (two), got {len(bombs)}")
     return bombs[0], bombs[1]
 
 

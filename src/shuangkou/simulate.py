@@ -17,20 +17,12 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 
-from .bots import Bot, Seen, make_bot
+from .bots import Bot, bot_action, make_bot
 from .config import RoomConfig
-from .game import Action, Escape, Game, HostedTurn, Pass, Play, Timeout
+from .game import Escape, Game, HostedTurn, Timeout
 from .scoring import scoring_phase
 
-__all__ = ["GameSummary", "Report", "bot_action", "play_game", "simulate", "wilson_interval"]
-
-
-def bot_action(game: Game, bot: Bot) -> Action:
-    """The action ``bot`` takes for the seat to act, from what that seat may see."""
-    seat = game.to_act
-    seen = Seen(game.counts(seat), game.table_combo, len(game.hands[1 - seat]), game.rules)
-    move = bot.choose(seen)
-    return Pass(seat) if move is None else Play.move(seat, move)
+__all__ = ["GameSummary", "Report", "play_game", "simulate", "wilson_interval"]
 
 
 def play_game(

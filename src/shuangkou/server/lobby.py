@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
@@ -13,13 +12,16 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import GreedyBot
-from ..config import ConfigError, config_from_dict, load_config
-from ..errors import Refusal
+from ..config import ConfigError, load_config
 from ..store import Account, Store
 from .connection import Connection
+from .inbox import Rejoin, Restore, Sit
 from .journal import ActionJournal
 from .metrics import METRICS
-from .tables import Room, Services, Table, TableFull
+from .record import restore_game
+from .room import LobbyError, Room
+from .tables import Services, Table
+from .views import RoomSummary
 
 __all__ = ["SHIPPED_ROOMS", "Lobby", "LobbyError"]
 
@@ -31,10 +33,6 @@ SHIPPED_ROOMS = ("points", "wealth")
 def _shipped_starting_balance(edition: str) -> int:
     """The starting balance of the shipped room of ``edition`` (read once: files are parsed slowly)."""
     return load_config(edition).starting_balance
-
-
-class LobbyError(Refusal):
-    """A join or operator request the lobby refuses."""
 
 
 class Lobby:
@@ -112,7 +110,7 @@ class Lobby:
             raise LobbyError("unknown_room", f"no room {name!r}; rooms: {', '.join(self.rooms)}")
         return room
 
-    def summary(self) -> list[dict[str, Any]]:
+    def summary(self) -> list[RoomSummary]:
         """The rooms as the lobby shows them, with players seated."""
         players: dict[str, int] = {}
         for table in self.tables.values():
@@ -141,7 +139,7 @@ class Lobby:
         async with self.lock:
             seated = self.seated.get(account.id)
             if seated is not None:
-                if table_id == seated.id and await seated.request("rejoin", account, connection):
+                if table_id == seated.id and await seated.ask(Rejoin(account, connection)):
                     return seated  # back at the seat hosting kept playing after an escape (R10.1)
                 raise LobbyError("already_seated", f"you are already seated at table {seated.id}")
             if table_id is not None:
@@ -160,7 +158,7 @@ class Lobby:
                 table = self._new_table(room)
                 await self._sit(table, account, connection)
                 bot = await self.run_db(lambda: self.store.create_guest("Bot", self.starting_balances()))
-                await table.request("sit", bot, None, GreedyBot())
+                await table.ask(Sit(bot, None, GreedyBot()))
                 return table
             if opponent == "invite":
                 table = self._new_table(room)
@@ -181,14 +179,11 @@ class Lobby:
         """A player below the room's first level may not sit down in a wealth room (R9.4)."""
         balance = await self.run_db(lambda: self.store.balance(account.id, room.config.edition))
         if not room.config.can_sit(balance):
-            needed = room.config.levels[0].needed
+            needed = room.config.entry_balance
             raise LobbyError("below_entry", f"room {room.name!r} needs a balance of at least {needed} (R9.4)")
 
     async def _sit(self, table: Table, account: Account, connection: Connection) -> Table:
-        try:
-            await table.request("sit", account, connection)
-        except TableFull as problem:
-            raise LobbyError("table_full", str(problem)) from None
+        await table.ask(Sit(account, connection))  # TableFull (a LobbyError) when there is no seat
         return table
 
     def _new_table(self, room: Room) -> Table:
@@ -223,13 +218,13 @@ class Lobby:
             room = self.rooms.get(stored.room)
             table: Table | None = None
             try:
+                record, game = restore_game(stored)
                 if room is None:
-                    config = config_from_dict(json.loads(stored.config_json), source=f"game {stored.game_id}")
-                    room = Room(stored.room, config, "(removed)", open=False)
+                    room = Room(stored.room, game.settings, "(removed)", open=False)
                 table = Table(secrets.token_urlsafe(8), room, self.services)
                 self.tables[table.id] = table
                 table.start()
-                await table.request("restore", stored)
+                await table.ask(Restore(stored.game_id, record, game))
                 METRICS.games_restored.inc()
                 restored += 1
             except Exception as problem:  # anything that stops a replay voids the game

@@ -1,7 +1,7 @@
 """The WebSocket protocol: one JSON object per frame, each with a ``type``.
 
 Client messages are validated here (pydantic); server messages are typed dictionaries
-built by the tables. ``docs/protocol.md`` documents both, and
+built by the tables, of the views in :mod:`.views`. ``docs/protocol.md`` documents both, and
 ``shuangkou protocol-schema`` prints the JSON Schema of every message.
 """
 
@@ -12,7 +12,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
+from ..combos import ComboView
 from ..errors import ErrorBody, ErrorCode, Refusal
+from .views import AccountView, EventView, RoomSummary, TableView
 
 __all__ = [
     "MAX_FRAME_BYTES",
@@ -145,27 +147,29 @@ ErrorMessage = ErrorBody  # a refused message: nothing changed
 
 
 class WelcomeMessage(TypedDict):
-    """First message on a connection: the account, the rooms, and the table if seated."""
+    """First message on a connection: the account and the rooms. A seated player's table
+    follows as a ``state``."""
 
     type: Literal["welcome"]
-    account: dict[str, Any]
-    rooms: list[dict[str, Any]]
+    account: AccountView
+    rooms: list[RoomSummary]
 
 
 class StateMessage(TypedDict):
     """The whole state as this connection may see it, after ``events`` (may be empty)."""
 
     type: Literal["state"]
-    events: list[dict[str, Any]]
-    table: dict[str, Any]
+    events: list[EventView]
+    table: TableView
 
 
 class HintReply(TypedDict):
-    """The legal moves of the seat, weakest first (each as in ``shuangkou moves``)."""
+    """The legal moves of the seat, weakest first (combinations as in views); empty
+    unless it is the seat's turn."""
 
     type: Literal["hint"]
     seq: int
-    moves: list[dict[str, Any]]
+    moves: list[ComboView]
 
 
 class NoticeMessage(TypedDict):

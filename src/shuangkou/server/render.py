@@ -1,7 +1,9 @@
-"""Fast JSON for the message the server sends most often: hints.
+"""Fast JSON for the longest part of what the server sends: the mover's legal moves.
 
-A hint lists every legal move, and the same moves recur in thousands of hands; turning
-one into JSON (:meth:`Combo.to_dict`) costs far more than looking it up. So
+The moves of the seat to act travel with its ``state`` and in ``hint`` replies. A hand's
+moves number hundreds on a lead (over a thousand readings of a full hand), and the same
+moves recur in thousands of hands; turning one into JSON (:meth:`Combo.view`) costs
+far more than looking it up. So
 :func:`moves_json` keeps the JSON text of each combination (a :class:`Combo` is a
 hashable named tuple, and its JSON depends on nothing else). ``tests/test_server_render.py``
 checks it against the core.
@@ -27,7 +29,7 @@ def _dumps(value: Any) -> str:
 
 
 def moves_json(moves: Iterable[Combo]) -> str:
-    """The JSON list of ``[move.to_dict() for move in moves]``, from a cache."""
+    """The JSON list of ``[move.view() for move in moves]``, from a cache."""
     cache = _moves
     parts = []
     for move in moves:
@@ -35,6 +37,6 @@ def moves_json(moves: Iterable[Combo]) -> str:
         if text is None:
             if len(cache) >= _MOVE_CACHE_LIMIT:
                 cache.clear()
-            text = cache[move] = _dumps(move.to_dict())
+            text = cache[move] = _dumps(move.view())
         parts.append(text)
     return "[" + ",".join(parts) + "]"

@@ -17,9 +17,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..config import ConfigError, config_from_dict
+from ..config import ConfigError
 from ..game import Game, GameError
 from ..store import LedgerEntry, Store
+from .record import TableRecord, balances_before, restore_game, stored_actions
 
 __all__ = ["check_game"]
 
@@ -37,24 +38,14 @@ def check_game(store: Store, game_id: str) -> dict[str, Any] | None:
         return None
     ledger = sorted(store.ledger(game_id=game_id, limit=1000), key=lambda entry: entry.id)
     problems: list[str] = []
-    actions = [action.action_json for action in stored.actions]
     game: Game | None = None
     replay_error: str | None = None
-    record: dict[str, Any] = {}
+    record: TableRecord | None = None
     try:
-        config = config_from_dict(json.loads(stored.config_json), source=f"game {game_id}")
-        record = json.loads(stored.record_json) if stored.record_json else {}
-        if not record:
-            raise GameError("bad_record", "the game has no record")
-        logged = [json.loads(text) for text in actions]
-        numbers = [action.seq for action in stored.actions]
-        if numbers != list(range(1, len(numbers) + 1)):
-            raise GameError("bad_record", f"the stored actions are numbered {numbers}, not 1 to {len(numbers)}")
-        complete = record.get("actions") == logged  # a finished game's record holds every action and event
-        if stored.status == "finished" and not complete:
+        record, game = restore_game(stored)
+        if stored.status == "finished" and list(record.game.actions) != stored_actions(stored):
+            # a finished game's record holds every action and event
             problems.append("the record's actions differ from the stored actions")
-        events = record.get("events") if complete else None
-        game = Game.replay(config, {**record, "actions": logged, "events": events})
     except (GameError, ConfigError, ValueError, KeyError, TypeError) as problem:
         game = None
         replay_error = f"the game does not replay: {problem}"
@@ -63,8 +54,8 @@ def check_game(store: Store, game_id: str) -> dict[str, Any] | None:
     settlement: dict[str, Any] | None = None
     if stored.status == "finished":
         if game is not None and not game.finished:
-            problems.append(f"the replayed game is not finished after {len(actions)} actions")
-        elif game is not None:
+            problems.append(f"the replayed game is not finished after {len(stored.actions)} actions")
+        elif game is not None and record is not None:
             settlement = _settle(store, game, record, stored.settlement_json, ledger, problems)
         if not ledger:
             problems.append("the finished game has no ledger row")
@@ -75,7 +66,7 @@ def check_game(store: Store, game_id: str) -> dict[str, Any] | None:
         "status": stored.status,
         "matches": not problems,
         "problems": problems,
-        "actions": len(actions),
+        "actions": len(stored.actions),
         "replayed": replay_error is None,
         "replay_error": replay_error,
         "result": game.result if game is not None else None,
@@ -88,22 +79,22 @@ def check_game(store: Store, game_id: str) -> dict[str, Any] | None:
 def _settle(
     store: Store,
     game: Game,
-    record: dict[str, Any],
+    record: TableRecord,
     settlement_json: str | None,
     ledger: list[LedgerEntry],
     problems: list[str],
 ) -> dict[str, Any] | None:
     """Settle the replayed game and compare with the stored settlement and the ledger."""
     saved = json.loads(settlement_json) if settlement_json else None
-    seats = record.get("seats")
-    if not isinstance(seats, list) or len(seats) != 2 or any(not isinstance(s, list) for s in seats):
+    seats = record.seats
+    if seats[0] is None or seats[1] is None:
         problems.append("the record does not name both seats")
         return None
-    accounts = [int(seat[0]) for seat in seats]
-    before = {entry.account_id: entry.balance_after - entry.delta for entry in ledger}
+    accounts = [seats[0].account, seats[1].account]
     if isinstance(saved, dict) and isinstance(saved.get("balances_before"), list):
         balances = [int(b) for b in saved["balances_before"]]
     else:
+        before = balances_before(ledger)
         balances = [before.get(account, 0) for account in accounts]
     try:
         computed = game.settle(balances)

@@ -1,10 +1,11 @@
-"""Tables: one asyncio task per table owns its seats, its game and its timers.
+"""Tables: one asyncio task per table owns its seats, its game and its clocks.
 
 Everything that changes a table — client messages, connects and disconnects, timers,
-escapes — goes through the table's inbox and is handled one at a time, so no two
-changes interleave. A game action is checked by the game, persisted, and only then
-announced. Timers carry the state number they were armed for and do nothing when the
-state has moved on.
+escapes — goes through the table's inbox (:mod:`.inbox`) and is handled one at a time, so
+no two changes interleave. A game action is checked by the game, persisted, and only then
+announced; an action that cannot be persisted is taken back. Clocks (:mod:`.clock`) post
+their expiry only while what they time is current, and the table checks again when it
+handles it. Views are built by :mod:`.views`.
 """
 
 from __future__ import annotations
@@ -15,66 +16,49 @@ import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, assert_never, overload
 
 import orjson
 
-from ..bots import Bot, GreedyBot
-from ..config import RoomConfig, config_from_dict
+from ..bots import Bot, GreedyBot, bot_action
 from ..errors import ErrorCode
-from ..game import (
-    Action,
-    Escape,
-    Event,
-    Game,
-    GameError,
-    HostedTurn,
-    Hosting,
-    Pass,
-    Play,
-    Timeout,
-    action_to_dict,
-)
-from ..simulate import bot_action
-from ..store import Account, Store, StoredGame
+from ..game import Action, Escape, Event, Game, GameError, HostedTurn, Hosting, Pass, Play, Timeout, action_to_dict
+from ..store import Account, Store
 from . import protocol as p
+from .clock import Countdown, Turn, TurnClock
 from .connection import Connection
+from .inbox import (
+    Asked,
+    Disconnect,
+    Inbox,
+    ReadyExpired,
+    Received,
+    Reconnect,
+    Rejoin,
+    Request,
+    Restore,
+    Sit,
+    Stop,
+    TimerFired,
+    Told,
+    Unwatch,
+    Watch,
+    answer,
+    fail,
+)
 from .journal import ActionJournal
 from .metrics import METRICS
-from .render import moves_json
+from .record import SeatRecord, TableRecord, balances_before
+from .room import Room, TableFull
+from .seats import Seat
+from .views import TurnMoves, table_view
 
-__all__ = ["Room", "Services", "Table", "TableFull"]
+__all__ = ["Room", "Services", "Table", "TableFull", "TableGame"]
 
 log = logging.getLogger("shuangkou.table")
-T = TypeVar("T")
-
-
-@dataclass
-class Room:
-    """A room: a name and its current configuration (new games take the configuration
-    in force when they start)."""
-
-    name: str
-    config: RoomConfig
-    source: str
-    open: bool = True
-
-    def summary(self, players: int) -> dict[str, Any]:
-        """What the lobby shows of the room."""
-        config = self.config
-        levels = config.levels
-        return {
-            "name": self.name,
-            "title": config.name,
-            "edition": config.edition,
-            "stakes": [levels[0].match_points, levels[-1].match_points],
-            "entry": levels[0].needed if config.edition == "wealth" else None,
-            "turn_seconds": config.turn_seconds,
-            "players": players,
-            "open": self.open,
-        }
+Answer = TypeVar("Answer")
 
 
 @dataclass
@@ -89,7 +73,6 @@ class Services:
     on_seated: Callable[[int, Table], None] = lambda account, table: None
     on_unseated: Callable[[int, Table], None] = lambda account, table: None
     on_empty: Callable[[Table], None] = lambda table: None
-    bot_account: Callable[[str], Awaitable[Account]] | None = None
     seed: int | None = None  # tests and demos only: the n-th game (from 0) is dealt with seed + n
     deals: int = 0
 
@@ -101,61 +84,41 @@ class Services:
         return self.seed + self.deals - 1
 
 
-@dataclass
-class Seat:
-    """A seated player (or bot)."""
+@dataclass(frozen=True, slots=True)
+class TableGame:
+    """The table's game: in progress, or the last one with its ``settlement`` (R9.6) once paid."""
 
-    account: Account
-    bot: Bot | None = None
-    connection: Connection | None = None
-    ready: bool = False
-    left: bool = False  # escaped in "host" mode: the seat is played to the end, then freed
-    ready_token: int = 0
+    game: Game
+    game_id: str
+    settlement: dict[str, object] | None = None
 
 
-class TableFull(Exception):
-    """No free seat."""
+TurnKey = tuple[int, int, bool]
 
 
-@dataclass
-class _Request:
-    """An inbox item that wants an answer."""
-
-    kind: str
-    args: tuple[Any, ...]
-    reply: asyncio.Future[Any] | None = None
-
-
-Phase = Literal["waiting", "ready", "playing", "settled"]
-
-
-@dataclass
+@dataclass(eq=False)
 class Table:
     """One table of a room."""
 
     id: str
     room: Room
     services: Services
+    private: bool = False  # an invite table: seated only by its id, never by quick match
     seats: list[Seat | None] = field(default_factory=lambda: [None, None])
     spectators: set[Connection] = field(default_factory=set)
-    game: Game | None = None
-    game_id: str | None = None
-    config: RoomConfig | None = None
-    settlement: dict[str, Any] | None = None
-    previous_winner: int | None = None
+    current: TableGame | None = None
+    winner_account: int | None = None  # who won the last game, for first_player = "winner" (R2.1)
     seq: int = 0
-    turn_deadline: float | None = None
-    ready_deadlines: list[float | None] = field(default_factory=lambda: [None, None])
-    balances: list[int | None] = field(default_factory=lambda: [None, None])
-    inbox: asyncio.Queue[_Request] = field(default_factory=asyncio.Queue)
-    task: asyncio.Task[None] | None = None
-    timer: asyncio.TimerHandle | None = None
+    turn_seq: int = 0  # the first state of the current turn
+    turn_key: TurnKey | None = None
     stopping: bool = False
-    timer_kind: str | None = None
-    timer_token: int | None = None
-    turn_seq: int = 0
-    turn_key: tuple[int, int, bool] | None = None
-    private: bool = False  # an invite table: seated only by its id, never by quick match
+    inbox: Inbox = field(default_factory=Inbox)
+    task: asyncio.Task[None] | None = None
+    moves: TurnMoves = field(default_factory=TurnMoves)
+    clock: TurnClock = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.clock = TurnClock(lambda turn: self.inbox.post(TimerFired(turn)), self._turn_is_current)
 
     def invite_open(self) -> bool:
         """Whether quick match may seat a stranger here."""
@@ -168,23 +131,43 @@ class Table:
         self.task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.id}")
         METRICS.tables.inc()
 
-    def post(self, kind: str, *args: Any) -> None:
+    def tell(self, item: Told) -> None:
         """Queue an item without waiting."""
-        self.inbox.put_nowait(_Request(kind, args))
+        self.inbox.post(item)
 
-    async def request(self, kind: str, *args: Any) -> Any:
-        """Queue an item and wait for the table to handle it (:class:`TableFull` when the
+    async def ask(self, request: Request[Answer]) -> Answer:
+        """Queue a request and wait for the table's answer (:class:`TableFull` when the
         table has stopped)."""
         if self.task is None or self.task.done():
             raise TableFull("the table is closed")
-        reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self.inbox.put_nowait(_Request(kind, args, reply))
-        return await reply
+        return await self.inbox.ask(request)
+
+    @overload
+    def post(self, kind: Literal["watch", "unwatch", "disconnect"], connection: Connection) -> None: ...
+
+    @overload
+    def post(self, kind: Literal["message"], connection: Connection, message: p.ClientMessage) -> None: ...
+
+    def post(self, kind: str, connection: Connection, message: p.ClientMessage | None = None) -> None:
+        """The application's form of :meth:`tell`: ``post("watch", connection)``."""
+        if kind == "message":
+            assert message is not None
+            self.tell(Received(connection, message))
+        elif kind == "watch":
+            self.tell(Watch(connection))
+        elif kind == "unwatch":
+            self.tell(Unwatch(connection))
+        else:
+            self.tell(Disconnect(connection))
+
+    async def request(self, kind: Literal["reconnect"], account: Account, connection: Connection) -> bool:
+        """The application's form of :meth:`ask` for a reconnection."""
+        return await self.ask(Reconnect(account, connection))
 
     @property
     def playing(self) -> bool:
         """A game is in progress."""
-        return self.game is not None and not self.game.finished
+        return self.current is not None and not self.current.game.finished
 
     @property
     def free_seats(self) -> int:
@@ -195,67 +178,93 @@ class Table:
         """Accounts seated here."""
         return [seat.account.id for seat in self.seats if seat is not None]
 
+    def timed_seat(self) -> int | None:
+        """The seat to act when a person playing for themselves holds it (not a bot, not
+        hosted) and a game runs: the seat whose turn timer runs (R11.3)."""
+        current = self.current
+        if current is None or current.game.finished:
+            return None
+        game = current.game
+        seat = self.seats[game.to_act]
+        if seat is None or seat.bot is not None or game.hosting[game.to_act]:
+            return None
+        return game.to_act
+
     async def stop(self) -> None:
         """Stop the task (shutdown): timers cancelled, connections told; the game stays persisted."""
         self.stopping = True
         if self.task is not None:
-            self.post("stop")
+            self.inbox.post(Stop())
             await asyncio.gather(self.task, return_exceptions=True)
 
     # -- the task -------------------------------------------------------------------
 
     async def _run(self) -> None:
-        handlers: dict[str, Callable[..., Awaitable[Any]]] = {
-            "sit": self._sit,
-            "reconnect": self._reconnect,
-            "rejoin": self._rejoin,
-            "watch": self._watch,
-            "unwatch": self._unwatch,
-            "disconnect": self._disconnect,
-            "message": self._message,
-            "timer": self._timer,
-            "restore": self._restore,
-        }
         try:
             while True:
                 item = await self.inbox.get()
-                if item.kind == "stop":
+                if isinstance(item, Stop):
                     break
                 started = time.perf_counter()
                 try:
-                    result = await handlers[item.kind](*item.args)
+                    await self._handle(item)
                 except TableFull as problem:
-                    if item.reply is not None and not item.reply.done():
-                        item.reply.set_exception(problem)
+                    if isinstance(item, Request):
+                        fail(item, problem)
                     continue
                 except Exception as problem:  # a bug must not take the table down
-                    if item.kind != "restore":  # a game that cannot be restored is voided by the lobby
+                    if not isinstance(item, Restore):  # a game that cannot be restored is voided by the lobby
                         log.exception("table error", extra={"table": self.id, "room": self.room.name})
                         METRICS.errors.labels("internal").inc()
-                    if item.reply is not None and not item.reply.done():
-                        item.reply.set_exception(problem)
+                    if isinstance(item, Request):
+                        fail(item, problem)
                     continue
-                if item.reply is not None and not item.reply.done():
-                    item.reply.set_result(result)
-                if item.kind == "message":
+                if isinstance(item, Received):
                     METRICS.action_latency.observe(time.perf_counter() - started)
                 if all(seat is None for seat in self.seats) and not self.spectators:
                     break
         finally:
-            self._cancel_timer()
-            while not self.inbox.empty():  # nobody waits for an answer that never comes
-                pending = self.inbox.get_nowait()
-                if pending.reply is not None and not pending.reply.done():
-                    pending.reply.set_exception(TableFull("the table is closed"))
+            self.clock.stop()
+            for seat in self.seats:
+                if seat is not None:
+                    seat.ready_clock.stop()
+            self.inbox.close(TableFull("the table is closed"))  # nobody waits for an answer that never comes
             for connection in self._connections():
                 connection.close("shutdown" if self.stopping else "table_closed")
             METRICS.tables.dec()
             if not self.stopping:
                 self.services.on_empty(self)
 
+    async def _handle(self, item: Asked | Told) -> None:
+        match item:
+            case Sit(account=account, connection=connection, bot=bot):
+                answer(item, await self._sit(account, connection, bot))
+            case Reconnect(account=account, connection=connection):
+                answer(item, self._reconnect(account, connection))
+            case Rejoin(account=account, connection=connection):
+                answer(item, self._rejoin(account, connection))
+            case Restore(game_id=game_id, record=record, game=game):
+                await self._restore(game_id, record, game)
+                answer(item, None)
+            case Watch(connection=connection):
+                self.spectators.add(connection)
+                self._send_state(connection, None)
+            case Unwatch(connection=connection):
+                self.spectators.discard(connection)
+            case Disconnect(connection=connection):
+                await self._disconnect(connection)
+            case Received(connection=connection, message=message):
+                await self._message(connection, message)
+            case TimerFired(turn=turn):
+                await self._turn_timer(turn)
+            case ReadyExpired(seat=index, token=token):
+                self._ready_expired(index, token)
+            case _:
+                assert_never(item)
+
     # -- seating ----------------------------------------------------------------------
 
-    async def _sit(self, account: Account, connection: Connection | None, bot: Bot | None = None) -> int:
+    async def _sit(self, account: Account, connection: Connection | None, bot: Bot | None) -> int:
         if not self.room.open and bot is None:
             raise TableFull("the room is closed")
         if account.id in self.accounts():
@@ -263,15 +272,25 @@ class Table:
         index = next((i for i, seat in enumerate(self.seats) if seat is None), None)
         if index is None:
             raise TableFull("the table is full")
-        self.seats[index] = Seat(account, bot, connection, ready=bot is not None)
-        self.services.on_seated(account.id, self)
+        self._seat(index, Seat(account, self._ready_clock(index), bot, connection, ready=bot is not None))
         await self._refresh_balance(index)
         self._log("seated", account=account.id, seat=index, bot=bot is not None)
         self._arm_ready(index)
         self._changed([])
         return index
 
-    async def _reconnect(self, account: Account, connection: Connection) -> bool:
+    def _seat(self, index: int, seat: Seat) -> None:
+        self.seats[index] = seat
+        self.services.on_seated(seat.account.id, self)
+
+    def _ready_clock(self, index: int) -> Countdown[int]:
+        def is_current(token: int) -> bool:
+            seat = self.seats[index]
+            return seat is not None and seat.ready_token == token and not seat.ready and not self.playing
+
+        return Countdown(lambda token: self.inbox.post(ReadyExpired(index, token)), is_current)
+
+    def _reconnect(self, account: Account, connection: Connection) -> bool:
         index = self._seat_index(account.id)
         if index is None:
             return False
@@ -282,15 +301,16 @@ class Table:
         seat.connection = connection
         seat.left = False  # an escaper back at a hosted seat stays to the end, like any player
         self._log("reconnected", account=account.id, seat=index)
-        self._send_state(connection, index, [])
+        self._send_state(connection, index)
         return True
 
-    async def _watch(self, connection: Connection) -> None:
-        self.spectators.add(connection)
-        self._send_state(connection, None, [])
-
-    async def _unwatch(self, connection: Connection) -> None:
-        self.spectators.discard(connection)
+    def _rejoin(self, account: Account, connection: Connection) -> bool:
+        """A player who escaped in "host" mode takes the seat back while its game goes on."""
+        index = self._seat_index(account.id)
+        seat = self.seats[index] if index is not None else None
+        if seat is None or not seat.left:
+            return False
+        return self._reconnect(account, connection)
 
     async def _disconnect(self, connection: Connection) -> None:
         self.spectators.discard(connection)
@@ -301,9 +321,10 @@ class Table:
         assert seat is not None
         seat.connection = None
         self._log("disconnected", account=seat.account.id, seat=index)
-        if self.playing and self.game is not None and not self.game.hosting[index]:
-            await self._apply(Hosting(index, True, "disconnect"))  # R11.5
-        elif not self.playing:
+        if self.current is not None and self.playing:
+            if not self.current.game.hosting[index]:
+                await self._apply(Hosting(index, True, "disconnect"))  # R11.5
+        else:
             # No game is dealt to an absent player: ready again after reconnecting, or removed (R11.4).
             seat.ready = False
             self._arm_ready(index)
@@ -314,8 +335,7 @@ class Table:
         if seat is None:
             return
         self.seats[index] = None
-        self.balances[index] = None
-        self.ready_deadlines[index] = None
+        seat.ready_clock.stop()
         self.services.on_unseated(seat.account.id, self)
         self._log("unseated", account=seat.account.id, seat=index)
         if seat.bot is None and all(other is None or other.bot is not None for other in self.seats):
@@ -324,7 +344,7 @@ class Table:
 
     # -- client messages ------------------------------------------------------------
 
-    async def _message(self, connection: Connection, message: Any) -> None:
+    async def _message(self, connection: Connection, message: p.ClientMessage) -> None:
         index = self._seat_of(connection)
         if isinstance(message, p.PingMessage):
             connection.send({"type": "pong"})
@@ -332,10 +352,11 @@ class Table:
         if index is None:
             self._refuse(connection, "not_seated", "you are not seated at this table")
             return
+        current = self.current
         if isinstance(message, p.ReadyMessage):
             await self._ready(connection, index)
         elif isinstance(message, p.PlayMessage | p.PassMessage):
-            if not self.playing:
+            if current is None or not self.playing:
                 self._refuse(connection, "not_playing", "no game is in progress")
             elif not self.turn_seq <= message.seq <= self.seq:
                 self._refuse(connection, "stale", f"state {message.seq} is from before this turn ({self.turn_seq})")
@@ -349,15 +370,15 @@ class Table:
                     return
                 await self._apply(action, connection)
         elif isinstance(message, p.HintMessage):
-            moves = []
-            if self.playing and self.game is not None and self.game.to_act == index:
-                moves = self.game.legal_moves(index)
-            connection.send_json(f'{{"type":"hint","seq":{self.seq},"moves":{moves_json(moves)}}}')
+            moves = "[]"
+            if current is not None and self.playing and current.game.to_act == index:
+                moves = self.moves.json(current.game, self.turn_seq)
+            connection.send_json(f'{{"type":"hint","seq":{self.seq},"moves":{moves}}}')
         elif isinstance(message, p.HostingMessage):
-            if not self.playing:
+            if current is None or not self.playing:
                 self._refuse(connection, "not_playing", "no game is in progress")
-            elif self.game is not None and self.game.hosting[index] == message.on:
-                self._send_state(connection, index, [])  # nothing changes: no action, no new state
+            elif current.game.hosting[index] == message.on:
+                self._send_state(connection, index)  # nothing changes: no action, no new state
             else:
                 await self._apply(Hosting(index, message.on), connection)
         elif isinstance(message, p.LeaveMessage):
@@ -377,10 +398,10 @@ class Table:
             return
         balance = await self._refresh_balance(index)
         if balance is None or not config.can_sit(balance):
-            self._refuse(connection, "below_entry", f"this room needs at least {config.levels[0].needed} (R9.4)")
+            self._refuse(connection, "below_entry", f"this room needs at least {config.entry_balance} (R9.4)")
             return
         seat.ready = True
-        self.ready_deadlines[index] = None
+        seat.ready_clock.stop()
         others = [s for s in self.seats if s is not None]
         if len(others) == 2 and all(s.ready for s in others):
             await self._start_game()
@@ -406,40 +427,32 @@ class Table:
         self._free(index)
         self._changed([])
 
-    async def _rejoin(self, account: Account, connection: Connection) -> bool:
-        """A player who escaped in "host" mode takes the seat back while its game goes on."""
-        index = self._seat_index(account.id)
-        seat = self.seats[index] if index is not None else None
-        if seat is None or not seat.left:
-            return False
-        return await self._reconnect(account, connection)
-
     # -- the game ---------------------------------------------------------------------
 
     async def _start_game(self) -> None:
         config = self.room.config
-        self.config = config
-        self.game = Game.deal(config, self.services.next_seed(), self.previous_winner)  # secure shuffle (R1.4)
-        self.game_id = uuid.uuid4().hex
-        self.settlement = None
-        record = self._record()
-        await self.services.run_db(
-            lambda: self.services.store.save_game(
-                self.game_id or "", self.room.name, config.to_json(), json.dumps(record), "running"
-            )
-        )
+        # R2.1: the winner of the last game leads, if still seated here; else the flip card decides.
+        winner = self._seat_index(self.winner_account) if self.winner_account is not None else None
+        game = Game.deal(config, self.services.next_seed(), winner)  # secure shuffle (R1.4)
+        game_id = uuid.uuid4().hex
+        self.current = TableGame(game, game_id)
+        record = json.dumps(self._record(game).to_dict())
+        store, room = self.services.store, self.room.name
+        await self.services.run_db(lambda: store.save_game(game_id, room, config.to_json(), record, "running"))
         METRICS.games.inc()
         self._log("game started")
-        self._changed(list(self.game.events))
+        self._changed(list(game.events))
 
-    def _record(self) -> dict[str, Any]:
-        assert self.game is not None
-        seats = [(s.account.id, s.account.name, s.bot is not None) if s else None for s in self.seats]
-        return {"table": self.id, "seats": seats, "private": self.private, **self.game.record()}
+    def _record(self, game: Game) -> TableRecord:
+        seats = tuple(None if s is None else SeatRecord(s.account.id, s.account.name, s.bot is not None)
+                      for s in self.seats)
+        assert len(seats) == 2
+        return TableRecord(self.id, (seats[0], seats[1]), self.private, game.to_record())
 
     async def _apply(self, action: Action, connection: Connection | None = None) -> bool:
-        game = self.game
-        assert game is not None
+        current = self.current
+        assert current is not None
+        game = current.game
         try:
             events = game.apply(action)
         except GameError as problem:
@@ -447,14 +460,12 @@ class Table:
                 self._refuse(connection, problem.code, problem.message)
             return False
         data = json.dumps(action_to_dict(action))
-        game_id, seq = self.game_id or "", game.seq
         try:
-            await self.services.journal.append(game_id, seq, data)
+            await self.services.journal.append(current.game_id, game.seq, data)
         except Exception:
             # Not persisted, so not acknowledged: back to the state before the action.
-            log.exception("action not saved", extra={"table": self.id, "game": game_id, "seq": seq})
-            earlier = [action_to_dict(done) for done in game.actions[:-1]]
-            self.game = Game.replay(game.settings, {**game.record(), "actions": earlier, "events": None})
+            log.exception("action not saved", extra={"table": self.id, "game": current.game_id, "seq": game.seq})
+            game.undo()
             self._arm_turn()
             if connection is not None:
                 self._refuse(connection, "unavailable", "the action could not be saved; try again")
@@ -484,18 +495,19 @@ class Table:
             })
 
     async def _settle(self) -> None:
-        game, config, game_id = self.game, self.config, self.game_id
-        assert game is not None and config is not None and game_id is not None
+        current = self.current
+        assert current is not None
+        game, game_id, config = current.game, current.game_id, current.game.settings
         store = self.services.store
         accounts = [seat.account.id if seat else 0 for seat in self.seats]
         balances = [await self._refresh_balance(i) for i in (0, 1)]
         paid = await self.services.run_db(lambda: store.ledger(game_id=game_id))
         if paid:  # paid before a crash: settle on the balances the payment was computed from
-            before = {entry.account_id: entry.balance_after - entry.delta for entry in paid}
+            before = balances_before(paid)
             balances = [before.get(account, balance) for account, balance in zip(accounts, balances, strict=True)]
         settlement = game.settle([b or 0 for b in balances])
         deltas = {accounts[i]: settlement.deltas[i] for i in (0, 1)}
-        record = json.dumps(self._record())
+        record = json.dumps(self._record(game).to_dict())
         summary = json.dumps(settlement.to_dict())
 
         def write() -> None:
@@ -512,8 +524,8 @@ class Table:
 
         await self.services.run_db(write)
         METRICS.settlements.inc()
-        self.settlement = settlement.to_dict()
-        self.previous_winner = game.winner
+        self.current = replace(current, settlement=settlement.to_dict())
+        self.winner_account = accounts[game.winner] if game.winner is not None else None
         self._log("game settled", result=game.result, deltas=list(settlement.deltas), house=settlement.house)
         for index in (0, 1):
             await self._refresh_balance(index)
@@ -525,81 +537,54 @@ class Table:
                 else:
                     self._arm_ready(index)
 
-    async def _restore(self, stored: StoredGame) -> None:
-        """Rebuild a running game from its record and persisted actions (after a restart).
-
-        The players count as disconnected until they reconnect; they are not hosted, so
-        their turn timers run as usual (R11.3). Anything that stops the replay raises, and
+    async def _restore(self, game_id: str, record: TableRecord, game: Game) -> None:
+        """Go on with a running game rebuilt from its record and persisted actions (after a
+        restart). The players count as disconnected until they reconnect; they are not
+        hosted, so their turn timers run as usual (R11.3). Anything that fails raises, and
         the lobby voids the game."""
-        if stored.record_json is None:
-            raise GameError("bad_record", f"game {stored.game_id} has no record")
-        record = json.loads(stored.record_json)
-        config = config_from_dict(json.loads(stored.config_json), source=f"game {stored.game_id}")
-        actions = [json.loads(action.action_json) for action in stored.actions]
-        if [action.seq for action in stored.actions] != list(range(1, len(actions) + 1)):
-            raise GameError("bad_record", f"the actions of game {stored.game_id} are not numbered 1 to {len(actions)}")
-        # The events were recorded at the deal only: they are not compared.
-        game = Game.replay(config, {**record, "actions": actions, "events": None})
-        for index, seat_info in enumerate(record["seats"]):
-            if seat_info is not None:
-                account_id, _name, is_bot = seat_info
-                account = await self.services.run_db(partial(self.services.store.get_account, account_id))
+        for index, seated in enumerate(record.seats):
+            if seated is not None:
+                store = self.services.store
+                account = await self.services.run_db(partial(store.get_account, seated.account))
                 if account is None:
-                    raise GameError("bad_record", f"account {account_id} of game {stored.game_id} is gone")
-                self.seats[index] = Seat(account, GreedyBot() if is_bot else None, ready=True)
-                self.services.on_seated(account_id, self)
+                    raise GameError("bad_record", f"account {seated.account} of game {game_id} is gone")
+                bot = GreedyBot() if seated.bot else None
+                self._seat(index, Seat(account, self._ready_clock(index), bot, ready=True))
                 await self._refresh_balance(index)
-        self.game, self.config, self.game_id = game, config, stored.game_id
-        self.private = record.get("private") is True  # an invite table stays one
+        self.current = TableGame(game, game_id)
+        self.private = record.private  # an invite table stays one
         # State numbers continue from a base no earlier state can have reached, so a message
         # built against a state from before the restart is always stale.
         self.seq = int(time.time() * 1000)
-        self._log("game restored", actions=len(stored.actions))
+        self._log("game restored", actions=game.seq)
         if game.finished:
             await self._settle()
         self._changed([])
 
-    # -- timers -------------------------------------------------------------------------
+    # -- clocks -------------------------------------------------------------------------
 
-    def _arm(self, delay: float, kind: str, token: int, index: int | None = None) -> asyncio.TimerHandle:
-        return asyncio.get_running_loop().call_later(delay, self.post, "timer", kind, token, index)
-
-    def _cancel_timer(self) -> None:
-        if self.timer is not None:
-            self.timer.cancel()
-            self.timer = None
-        self.timer_kind, self.timer_token = None, None
+    def _turn_is_current(self, turn: Turn) -> bool:
+        """The turn (for a person) or the state (for an automatic move) ``turn`` was armed for is still on."""
+        return self.playing and turn.number == (self.turn_seq if turn.kind == "timed" else self.seq)
 
     def _arm_turn(self) -> None:
         """After every change: the next automatic move, or the turn timer (R11.3). The turn
         timer runs from the start of the turn: changes that do not pass the turn keep it."""
-        if self.timer_kind == "turn" and self.timer_token == self.turn_seq and self._turn_is_timed():
+        timed = Turn("timed", self.turn_seq)
+        if self.timed_seat() is not None and self.clock.runs_for(timed):
             return
-        self._cancel_timer()
-        self.turn_deadline = None
-        if not self.playing or self.game is None or self.config is None:
+        self.clock.stop()
+        current = self.current
+        if current is None or not self.playing:
             return
-        index = self.game.to_act
-        seat = self.seats[index]
+        game = current.game
+        seat = self.seats[game.to_act]
         if seat is None:
             return
-        if seat.bot is not None or self.game.hosting[index]:
-            self._arm_game_timer("auto", self.services.bot_delay, self.seq)
+        if seat.bot is not None or game.hosting[game.to_act]:
+            self.clock.start(Turn("auto", self.seq), self.services.bot_delay)
         else:
-            self._arm_game_timer("turn", self.config.turn_seconds, self.turn_seq)
-            self.turn_deadline = time.time() + self.config.turn_seconds
-
-    def _turn_is_timed(self) -> bool:
-        """The player to act is a person playing for themselves (not a bot, not hosted)."""
-        game = self.game
-        if game is None or game.finished:
-            return False
-        seat = self.seats[game.to_act]
-        return seat is not None and seat.bot is None and not game.hosting[game.to_act]
-
-    def _arm_game_timer(self, kind: str, delay: float, token: int) -> None:
-        self.timer = self._arm(delay, kind, token)
-        self.timer_kind, self.timer_token = kind, token
+            self.clock.start(timed, game.settings.turn_seconds)
 
     def _arm_ready(self, index: int) -> None:
         """A seated player who is not ready in time leaves the table (R11.4)."""
@@ -607,38 +592,36 @@ class Table:
         if seat is None or seat.ready or self.playing:
             return
         seat.ready_token += 1
-        seconds = self.room.config.ready_seconds
-        self.ready_deadlines[index] = time.time() + seconds
-        self._arm(seconds, "ready", seat.ready_token, index)
+        seat.ready_clock.start(seat.ready_token, self.room.config.ready_seconds)
 
-    async def _timer(self, kind: str, token: int, index: int | None) -> None:
-        if kind == "ready":
-            seat = self.seats[index] if index is not None else None
-            expired = seat is not None and not seat.ready and seat.ready_token == token and not self.playing
-            if expired and seat is not None and index is not None:
-                if seat.connection is not None:
-                    seat.connection.close("not_ready")
-                self._free(index)
-                self._changed([])
+    def _ready_expired(self, index: int, token: int) -> None:
+        seat = self.seats[index]
+        if seat is None or seat.ready or seat.ready_token != token or self.playing:
             return
-        current = self.turn_seq if kind == "turn" else self.seq
-        if token != current or not self.playing or self.game is None:
+        if seat.connection is not None:
+            seat.connection.close("not_ready")
+        self._free(index)
+        self._changed([])
+
+    async def _turn_timer(self, turn: Turn) -> None:
+        current = self.current
+        if current is None or not self._turn_is_current(turn):
             return  # the turn (or, for automatic moves, the state) it was armed for is over
-        index = self.game.to_act
+        game = current.game
+        index = game.to_act
         seat = self.seats[index]
         if seat is None:
             return
-        if kind == "auto":
-            action = bot_action(self.game, seat.bot) if seat.bot is not None else HostedTurn(index)
-            await self._apply(action)
-        elif kind == "turn" and not self.game.hosting[index]:
+        if turn.kind == "auto":
+            await self._apply(bot_action(game, seat.bot) if seat.bot is not None else HostedTurn(index))
+        elif not game.hosting[index]:
             await self._apply(Timeout(index))
 
     # -- views and messages ---------------------------------------------------------
 
     def _changed(self, events: list[Event]) -> None:
         self.seq += 1
-        turn = self._turn_key()
+        turn = self.current.game.turn_key if self.current is not None else None
         if turn != self.turn_key:
             # An action must be made against a state of the current turn: changes that do not
             # pass the turn (hosting switched, a player reconnecting) leave pending moves valid.
@@ -647,61 +630,14 @@ class Table:
         encoded = [event.to_dict() for event in events]
         for index, seat in enumerate(self.seats):
             if seat is not None and seat.connection is not None:
-                seat.connection.send({"type": "state", "events": encoded, "table": self.view(index)})
+                seat.connection.send({"type": "state", "events": encoded, "table": table_view(self, index)})
         if self.spectators:  # one public view, encoded once, for every spectator
-            text = orjson.dumps({"type": "state", "events": encoded, "table": self.view(None)}).decode()
+            text = orjson.dumps({"type": "state", "events": encoded, "table": table_view(self, None)}).decode()
             for connection in self.spectators:
                 connection.send_json(text)
 
-    def _send_state(self, connection: Connection, index: int | None, events: list[Event]) -> None:
-        connection.send({"type": "state", "events": [e.to_dict() for e in events], "table": self.view(index)})
-
-    def view(self, index: int | None) -> dict[str, Any]:
-        """The table as seat ``index`` (None: a spectator) may see it."""
-        config = self.config if self.playing and self.config else self.room.config
-        phase: Phase
-        if self.playing:
-            phase = "playing"
-        elif self.settlement is not None:
-            phase = "settled"
-        elif self.free_seats:
-            phase = "waiting"
-        else:
-            phase = "ready"
-        seats: list[dict[str, Any] | None] = []
-        for i, seat in enumerate(self.seats):
-            if seat is None:
-                seats.append(None)
-                continue
-            seats.append({
-                "name": seat.account.name,
-                "account": seat.account.id,
-                "bot": seat.bot is not None,
-                "connected": seat.bot is not None or seat.connection is not None,
-                "ready": seat.ready,
-                "balance": self.balances[i],
-                "ready_deadline": _millis(self.ready_deadlines[i]),
-            })
-        known = [b for b in self.balances if b is not None]
-        penalty = None
-        if len(known) == 2:
-            penalty = config.match_points_for(known[0], known[1]) * config.escape_multiplier
-        return {
-            "id": self.id,
-            "room": self.room.name,
-            "edition": config.edition,
-            "seq": self.seq,
-            "phase": phase,
-            "you": index,
-            "seats": seats,
-            "game": self.game.view(index) if self.game is not None else None,
-            "game_id": self.game_id,
-            "turn_seconds": config.turn_seconds,
-            "turn_deadline": _millis(self.turn_deadline),
-            "escape_penalty": penalty,
-            "escape_mode": config.escape_mode,
-            "settlement": self.settlement,
-        }
+    def _send_state(self, connection: Connection, index: int | None) -> None:
+        connection.send({"type": "state", "events": [], "table": table_view(self, index)})
 
     def _refuse(self, connection: Connection, code: ErrorCode, message: str) -> None:
         METRICS.errors.labels(code).inc()
@@ -716,15 +652,8 @@ class Table:
         store, edition = self.services.store, self.room.config.edition
         account_id = seat.account.id
         balance: int = await self.services.run_db(lambda: store.balance(account_id, edition))
-        self.balances[index] = balance
+        seat.balance = balance
         return balance
-
-    def _turn_key(self) -> tuple[int, int, bool] | None:
-        """Who is to act, after how many plays, on a lead or not: changes exactly when a turn passes."""
-        game = self.game
-        if game is None or game.finished:
-            return None
-        return (game.to_act, len(game.plays), game.table is None)
 
     def _seat_index(self, account_id: int) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s is not None and s.account.id == account_id), None)
@@ -737,8 +666,6 @@ class Table:
         return seated + list(self.spectators)
 
     def _log(self, message: str, **fields: Any) -> None:
-        log.info(message, extra={"table": self.id, "room": self.room.name, "game": self.game_id, **fields})
+        game_id = self.current.game_id if self.current is not None else None
+        log.info(message, extra={"table": self.id, "room": self.room.name, "game": game_id, **fields})
 
-
-def _millis(stamp: float | None) -> int | None:
-    return None if stamp is None else int(stamp * 1000)

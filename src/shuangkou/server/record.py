@@ -1,0 +1,100 @@
+"""A table's game record, and the one way back from a stored game to a running one.
+
+A stored game (``StoredGame``) holds the record written when the game was dealt (or, once
+finished, the whole record), the room configuration, and the actions appended one by one.
+:func:`restore_game` reads all three and replays the game with the rules core; the tables
+(after a restart), the lobby (which voids a game that does not restore) and
+``shuangkou replay`` all use it. :func:`balances_before` reads the balances a settlement
+was computed from back from the game's ledger rows.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ..config import RoomConfig, config_from_dict
+from ..game import Game, GameError, GameRecord
+from ..store import LedgerEntry, StoredGame
+
+__all__ = ["SeatRecord", "TableRecord", "balances_before", "restore_game", "stored_actions"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """Who sat in a seat: the account, its name then, and whether a bot played it."""
+
+    account: int
+    name: str
+    bot: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    """The record of a table's game: the table, its seats, whether it is an invite table,
+    and the core's game record (configuration, hands, leader, flip card, seed, actions, events)."""
+
+    table: str
+    seats: tuple[SeatRecord | None, SeatRecord | None]
+    private: bool
+    game: GameRecord
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form, as stored with the game: the game record's keys beside the table's."""
+        seats = [None if seat is None else [seat.account, seat.name, seat.bot] for seat in self.seats]
+        return {"table": self.table, "seats": seats, "private": self.private, **self.game.to_dict()}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], config: RoomConfig | None = None) -> TableRecord:
+        """Read :meth:`to_dict` (the game under ``config`` when given, else the record's own);
+        raises :class:`GameError` (``bad_record``) naming the problem."""
+        seats = data.get("seats")
+        if not isinstance(seats, list) or len(seats) != 2:
+            raise GameError("bad_record", "the record does not name both seats")
+        game = GameRecord.from_dict(data, config)
+        return cls(str(data.get("table", "")), (_seat(seats[0]), _seat(seats[1])), data.get("private") is True, game)
+
+
+def _seat(data: object) -> SeatRecord | None:
+    if data is None:
+        return None
+    if not isinstance(data, list) or len(data) != 3:
+        raise GameError("bad_record", f"a seat of the record is {data!r}, not [account, name, bot]")
+    account, name, bot = data
+    if not isinstance(account, int) or not isinstance(name, str) or not isinstance(bot, bool):
+        raise GameError("bad_record", f"a seat of the record is {data!r}, not [account, name, bot]")
+    return SeatRecord(account, name, bot)
+
+
+def stored_actions(stored: StoredGame) -> list[dict[str, Any]]:
+    """The game's stored actions in order; raises :class:`GameError` unless numbered 1 to n."""
+    numbers = [action.seq for action in stored.actions]
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise GameError("bad_record", f"the stored actions are numbered {numbers}, not 1 to {len(numbers)}")
+    actions: list[dict[str, Any]] = [json.loads(action.action_json) for action in stored.actions]
+    return actions
+
+
+def restore_game(stored: StoredGame) -> tuple[TableRecord, Game]:
+    """The stored game's record, and the game replayed from it and the stored actions under
+    the stored configuration. The record's events are compared when it holds every stored
+    action (a finished game's record); a running game's record was written at the deal.
+    Raises :class:`GameError` or :class:`~shuangkou.config.ConfigError` (``ValueError``s)
+    when the game does not replay."""
+    if not stored.record_json:
+        raise GameError("bad_record", f"game {stored.game_id} has no record")
+    data = json.loads(stored.record_json)
+    if not isinstance(data, dict):
+        raise GameError("bad_record", f"the record of game {stored.game_id} is not an object")
+    config = config_from_dict(json.loads(stored.config_json), source=f"game {stored.game_id}")
+    record = TableRecord.from_dict(data, config)
+    actions = stored_actions(stored)
+    events = record.game.events if list(record.game.actions) == actions else None
+    return record, Game.restore(record.game.with_actions(actions, events))
+
+
+def balances_before(ledger: Iterable[LedgerEntry]) -> dict[int, int]:
+    """Each account's balance before the game, read back from the game's ledger rows."""
+    return {entry.account_id: entry.balance_after - entry.delta for entry in ledger}

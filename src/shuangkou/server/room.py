@@ -1,0 +1,48 @@
+"""Rooms, and the refusals of the lobby and of seating at a table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..config import RoomConfig
+from ..errors import Refusal
+from .views import RoomSummary
+
+__all__ = ["LobbyError", "Room", "TableFull"]
+
+
+class LobbyError(Refusal):
+    """A join or operator request the lobby refuses."""
+
+
+class TableFull(LobbyError):
+    """No seat for the account at this table (full, closed, or already seated there): ``table_full``."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("table_full", message)
+
+
+@dataclass
+class Room:
+    """A room: a name and its current configuration (new games take the configuration
+    in force when they start)."""
+
+    name: str
+    config: RoomConfig
+    source: str
+    open: bool = True
+
+    def summary(self, players: int) -> RoomSummary:
+        """What the lobby shows of the room."""
+        config = self.config
+        levels = config.levels
+        return {
+            "name": self.name,
+            "title": config.name,
+            "edition": config.edition,
+            "stakes": [levels[0].match_points, levels[-1].match_points],
+            "entry": config.entry_balance,
+            "turn_seconds": config.turn_seconds,
+            "players": players,
+            "open": self.open,
+        }

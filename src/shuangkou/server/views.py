@@ -1,0 +1,202 @@
+"""What the server shows: the table as a seat or a spectator sees it, and the lobby's rooms.
+
+Every view is a typed dictionary, so the protocol's JSON Schema (``shuangkou
+protocol-schema``) describes each field. :func:`table_view` is built for every connection
+on every change of a table: it reads what the table holds and computes nothing but the
+escape penalty; the mover's legal moves come from :class:`TurnMoves`, computed and
+encoded once per turn.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal, NotRequired, cast
+
+import orjson
+from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
+
+from ..combos import ComboView
+from ..game import Game, GameView
+from .render import moves_json
+
+if TYPE_CHECKING:
+    from .tables import Table
+
+__all__ = [
+    "AccountView",
+    "EventCombo",
+    "EventView",
+    "RoomSummary",
+    "SeatView",
+    "TableView",
+    "TurnMoves",
+    "table_view",
+]
+
+Phase = Literal["waiting", "ready", "playing", "settled"]
+
+
+class EventCombo(TypedDict):
+    """A combination as events and game records hold it: :class:`ComboView` without
+    ``bomb``, ``width`` and ``stands_for``."""
+
+    kind: str
+    length: int
+    top: str
+    phase: int
+    cards: str
+    reading: str
+
+
+class EventView(TypedDict):
+    """Something that happened in the game (``type``); the other fields depend on it."""
+
+    type: Literal["deal", "play", "pass", "timeout", "hosting", "escape", "end"]
+    seat: NotRequired[int]
+    cause: NotRequired[str]
+    cards: NotRequired[str]
+    combo: NotRequired[EventCombo]
+    count: NotRequired[int]
+    on: NotRequired[bool]
+    flip_card: NotRequired[str | None]
+    cards_left: NotRequired[int]
+
+
+class SeatView(TypedDict):
+    """A seated player as everyone sees them."""
+
+    name: str
+    account: int
+    bot: bool
+    connected: bool
+    ready: bool
+    balance: int | None
+    ready_deadline: int | None
+
+
+class TableView(TypedDict):
+    """The whole table as seat ``you`` (None: a spectator) may see it."""
+
+    id: str
+    room: str
+    edition: str
+    seq: int
+    phase: Phase
+    you: int | None
+    seats: list[SeatView | None]
+    game: GameView | None
+    game_id: str | None
+    moves: list[ComboView] | None
+    turn_seconds: float
+    turn_deadline: int | None
+    escape_penalty: int | None
+    escape_mode: str
+    settlement: dict[str, object] | None
+
+
+class AccountView(TypedDict):
+    """A player's account: id, display name and balance per edition."""
+
+    id: int
+    name: str
+    balances: dict[str, int]
+
+
+class RoomSummary(TypedDict):
+    """A room as the lobby shows it."""
+
+    name: str
+    title: str
+    edition: str
+    stakes: list[int]
+    entry: int | None
+    turn_seconds: float
+    players: int
+    open: bool
+
+
+class TurnMoves:
+    """The legal moves of the seat to act, weakest first, as JSON text computed once per turn.
+
+    Encoding a lead's moves anew for every message would cost more than everything else a
+    state costs, so the views carry the text as an ``orjson.Fragment``, which orjson writes
+    as it is: the ``moves`` of a :func:`table_view` is for encoding, not for reading."""
+
+    def __init__(self) -> None:
+        self._turn: int | None = None
+        self._text = "[]"
+        self._fragment = orjson.Fragment(self._text)
+
+    def _compute(self, game: Game, turn: int) -> None:
+        if turn != self._turn:
+            self._text = moves_json(game.legal_moves())
+            self._fragment = orjson.Fragment(self._text)
+            self._turn = turn
+
+    def json(self, game: Game, turn: int) -> str:
+        """The JSON list of the moves of ``game``'s seat to act in the turn that began with
+        state ``turn`` (the table's ``turn_seq``: a new number for every turn of every game)."""
+        self._compute(game, turn)
+        return self._text
+
+    def encoded(self, game: Game, turn: int) -> list[ComboView]:
+        """The same moves, for a view that orjson encodes (see above)."""
+        self._compute(game, turn)
+        return cast(list[ComboView], self._fragment)
+
+
+def table_view(table: Table, you: int | None) -> TableView:
+    """The table as seat ``you`` (None: a spectator) may see it: ``moves`` only for the
+    seat to act, when that seat is a person playing for themselves."""
+    current = table.current
+    playing = table.playing
+    game = current.game if current is not None else None
+    config = game.settings if playing and game is not None else table.room.config
+    phase: Phase
+    if playing:
+        phase = "playing"
+    elif current is not None and current.settlement is not None:
+        phase = "settled"
+    elif table.free_seats:
+        phase = "waiting"
+    else:
+        phase = "ready"
+    seats: list[SeatView | None] = []
+    for seat in table.seats:
+        if seat is None:
+            seats.append(None)
+            continue
+        seats.append({
+            "name": seat.account.name,
+            "account": seat.account.id,
+            "bot": seat.bot is not None,
+            "connected": seat.bot is not None or seat.connection is not None,
+            "ready": seat.ready,
+            "balance": seat.balance,
+            "ready_deadline": _millis(seat.ready_clock.deadline),
+        })
+    balances = [seat.balance for seat in table.seats if seat is not None and seat.balance is not None]
+    penalty = config.escape_penalty(balances[0], balances[1]) if len(balances) == 2 else None
+    moves = None
+    if you is not None and game is not None and table.timed_seat() == you:
+        moves = table.moves.encoded(game, table.turn_seq)
+    return {
+        "id": table.id,
+        "room": table.room.name,
+        "edition": config.edition,
+        "seq": table.seq,
+        "phase": phase,
+        "you": you,
+        "seats": seats,
+        "game": game.view(you) if game is not None else None,
+        "game_id": current.game_id if current is not None else None,
+        "moves": moves,
+        "turn_seconds": config.turn_seconds,
+        "turn_deadline": _millis(table.clock.turn_deadline),
+        "escape_penalty": penalty,
+        "escape_mode": config.escape_mode,
+        "settlement": current.settlement if current is not None else None,
+    }
+
+
+def _millis(stamp: float | None) -> int | None:
+    return None if stamp is None else int(stamp * 1000)

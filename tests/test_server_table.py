@@ -1,0 +1,260 @@
+"""One table (shuangkou.server.tables) driven through its inbox on a real SQLite store,
+without sockets: connections are read from their outgoing queues.
+
+Covers what the end-to-end tests cannot reach: an action whose journal write fails is
+taken back; ``first_player = "winner"`` follows the winner's account, not its seat; the
+mover's legal moves travel with its state, to nobody else."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shuangkou.cards import parse_cards
+from shuangkou.config import RoomConfig, load_config
+from shuangkou.game import Game
+from shuangkou.server.clock import Turn
+from shuangkou.server.connection import Connection
+from shuangkou.server.inbox import Received, Sit, Watch
+from shuangkou.server.journal import ActionJournal
+from shuangkou.server.protocol import HintMessage, HostingMessage, LeaveMessage, PlayMessage, ReadyMessage
+from shuangkou.server.room import Room
+from shuangkou.server.tables import Services, Table
+from shuangkou.store import Account, Store
+
+BALANCES = {"points": 1000, "wealth": 100_000}
+
+
+class Client:
+    """A seat's (or spectator's) connection and everything the table sent it."""
+
+    def __init__(self, account: Account) -> None:
+        self.account = account
+        self.connection = Connection(None, account)  # type: ignore[arg-type]  # read from its queue
+        self.log: list[dict[str, Any]] = []
+
+    async def receive(self, kind: str) -> dict[str, Any]:
+        """The next message of type ``kind`` (the ones before it are kept in ``log``)."""
+        while True:
+            text = await asyncio.wait_for(self.connection.queue.get(), 5)
+            assert text is not None, f"{self.account.name}'s connection was closed"
+            message: dict[str, Any] = json.loads(text)
+            self.log.append(message)
+            if message["type"] == kind:
+                return message
+
+    def drain(self) -> list[dict[str, Any]]:
+        """Every message queued so far (kept in ``log`` too)."""
+        while not self.connection.queue.empty():
+            text = self.connection.queue.get_nowait()
+            if text is not None:
+                self.log.append(json.loads(text))
+        return self.log
+
+
+class Harness:
+    """A table of ``config`` on a fresh store; games are dealt with seed, seed + 1, ..."""
+
+    def __init__(self, tmp_path: Path, config: RoomConfig, seed: int) -> None:
+        self.store = Store(f"sqlite:///{tmp_path / 'table.db'}")
+
+        async def run_db(function: Callable[[], Any]) -> Any:
+            return function()
+
+        self.journal = ActionJournal(self.store, run_db)
+        services = Services(self.store, run_db, self.journal, bot_delay=30.0, seed=seed)
+        self.table = Table("T1", Room("room", config, "test"), services)
+
+    async def sit(self, name: str) -> Client:
+        client = Client(self.store.create_guest(name, BALANCES))
+        await self.table.ask(Sit(client.account, client.connection))
+        await client.receive("state")
+        return client
+
+    async def ready(self, *clients: Client) -> None:
+        for client in clients:
+            self.table.tell(Received(client.connection, ReadyMessage(type="ready")))
+            await client.receive("state")
+
+    @property
+    def game(self) -> Game:
+        assert self.table.current is not None
+        return self.table.current.game
+
+    async def close(self) -> None:
+        await self.table.stop()
+        self.store.close()
+
+
+def _seed_where_the_flip_card_picks_seat_0(config: RoomConfig) -> int:
+    """A seed whose second deal (seed + 1) is led by seat 0 when no winner is remembered."""
+    return next(seed for seed in range(100) if Game.deal(config, seed + 1).leader == 0)
+
+
+def test_an_action_the_journal_cannot_store_is_taken_back_and_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def scenario() -> None:
+        harness = Harness(tmp_path, load_config("points"), seed=3)
+        harness.table.start()
+        ann, bob = await harness.sit("Ann"), await harness.sit("Bob")
+        await harness.ready(ann, bob)
+        game = harness.game
+        to_act = game.to_act
+        mover = [ann, bob][to_act]
+        hands, seq, turn_seq = [list(hand) for hand in game.hands], game.seq, harness.table.turn_seq
+        move = game.legal_moves()[0]
+        play = PlayMessage(type="play", seq=harness.table.seq, cards=move.to_dict()["cards"])
+
+        async def broken(game_id: str, seq: int, action_json: str) -> None:
+            raise OSError("disk full")
+
+        with monkeypatch.context() as patch:
+            patch.setattr(harness.journal, "append", broken)
+            harness.table.tell(Received(mover.connection, play))
+            refused = await mover.receive("error")
+        assert refused["code"] == "unavailable"
+        after = harness.game
+        assert after is game and [list(hand) for hand in after.hands] == hands  # taken back in place
+        assert after.seq == seq and after.actions == []
+        assert after.to_act == to_act and after.plays == [] and after.table is None
+        assert harness.table.turn_seq == turn_seq  # the same turn: the move may be sent again
+        assert harness.table.clock.runs_for(Turn("timed", turn_seq))
+        assert harness.table.current is not None
+        stored = harness.store.get_game(harness.table.current.game_id)
+        assert stored is not None and stored.actions == ()
+
+        harness.table.tell(Received(mover.connection, play))  # the journal works again
+        state = await mover.receive("state")
+        assert state["events"][0]["type"] == "play"
+        stored = harness.store.get_game(harness.table.current.game_id)
+        assert stored is not None and [action.seq for action in stored.actions] == [1]
+        played = parse_cards(str(move.to_dict()["cards"]))
+        assert harness.game.seq == 1 and len(harness.game.hands[to_act]) == len(hands[to_act]) - len(played)
+        await harness.close()
+
+    asyncio.run(scenario())
+
+
+def test_R2_1_the_winner_leads_the_next_game_while_seated(tmp_path: Path) -> None:
+    config = load_config("points", {"first_player": "winner"})
+    seed = _seed_where_the_flip_card_picks_seat_0(config)
+
+    async def scenario() -> None:
+        harness = Harness(tmp_path, config, seed)
+        harness.table.start()
+        ann, bob = await harness.sit("Ann"), await harness.sit("Bob")
+        await harness.ready(ann, bob)
+        harness.table.tell(Received(ann.connection, LeaveMessage(type="leave")))  # an escape: Bob wins
+        assert (await ann.receive("left"))["escape"] is True
+        assert harness.game.winner == 1
+        carl = await harness.sit("Carl")  # in Ann's seat, 0
+        await harness.ready(carl, bob)
+        assert harness.game.leader == 1  # Bob, the winner, leads; the flip card would pick seat 0
+        await harness.close()
+
+    asyncio.run(scenario())
+
+
+def test_R2_1_a_newcomer_in_the_departed_winners_seat_does_not_lead(tmp_path: Path) -> None:
+    config = load_config("points", {"first_player": "winner"})
+    seed = _seed_where_the_flip_card_picks_seat_0(config)
+
+    async def scenario() -> None:
+        harness = Harness(tmp_path, config, seed)
+        harness.table.start()
+        ann, bob = await harness.sit("Ann"), await harness.sit("Bob")
+        await harness.ready(ann, bob)
+        harness.table.tell(Received(ann.connection, LeaveMessage(type="leave")))  # Bob (seat 1) wins
+        await ann.receive("left")
+        carl = await harness.sit("Carl")  # seat 0
+        harness.table.tell(Received(bob.connection, LeaveMessage(type="leave")))  # the winner goes
+        assert (await bob.receive("left"))["escape"] is False
+        dan = await harness.sit("Dan")  # seat 1, the winner's seat
+        assert harness.table.seats[1] is not None and harness.table.seats[1].account.id == dan.account.id
+        await harness.ready(carl, dan)
+        assert harness.game.leader == Game.deal(config, seed + 1).leader == 0  # the flip card decides
+        await harness.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_mover_alone_gets_its_legal_moves_with_the_state(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        harness = Harness(tmp_path, load_config("points"), seed=11)
+        harness.table.start()
+        ann, bob = await harness.sit("Ann"), await harness.sit("Bob")
+        sue = Client(harness.store.create_guest("Sue", BALANCES))
+        harness.table.tell(Watch(sue.connection))
+        await sue.receive("state")
+        await harness.ready(ann, bob)
+        game = harness.game
+        seats = [ann, bob]
+        mover, other = seats[game.to_act], seats[1 - game.to_act]
+        expected = [move.view() for move in game.legal_moves()]
+        assert expected
+        dealt = [client.drain()[-1]["table"] for client in (mover, other, sue)]
+        assert all(table["game"] is not None and table["game"]["seq"] == 0 for table in dealt)
+        assert dealt[0]["moves"] == expected and dealt[0]["game"]["to_act"] == dealt[0]["you"]
+        assert dealt[1]["moves"] is None and dealt[2]["moves"] is None
+
+        harness.table.tell(Received(mover.connection, HintMessage(type="hint")))
+        assert (await mover.receive("hint"))["moves"] == expected  # the hint answers the same moves
+        harness.table.tell(Received(other.connection, HintMessage(type="hint")))
+        assert (await other.receive("hint"))["moves"] == []
+
+        harness.table.tell(Received(mover.connection, HostingMessage(type="hosting", on=True)))
+        hosted = await mover.receive("state")
+        assert hosted["table"]["game"]["hosting"][game.to_act] is True
+        assert hosted["table"]["moves"] is None  # hosting plays the seat: no moves to choose from
+
+        for client in (ann, bob, sue):
+            for message in client.drain():
+                table = message.get("table")
+                if message["type"] != "state" or table is None or table["game"] is None:
+                    continue
+                view = table["game"]
+                you = table["you"]
+                if you is None:
+                    assert "hand" not in view and table["moves"] is None
+                    continue
+                assert view["seat"] == you and len(view["hand"]) == len(game.hands[you])
+                held = sorted(str(card.rank) for card in game.hands[you])
+                for move in table["moves"] or []:
+                    needed = [str(card.rank) for card in parse_cards(move["cards"])]
+                    assert all(needed.count(rank) <= held.count(rank) for rank in needed)  # its own cards
+        await harness.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_first_turn_of_a_new_game_gets_its_own_moves(tmp_path: Path) -> None:
+    config = load_config("points")
+    seed = next(s for s in range(100) if Game.deal(config, s).leader == Game.deal(config, s + 1).leader)
+
+    async def scenario() -> None:
+        harness = Harness(tmp_path, config, seed)
+        harness.table.start()
+        ann, bob = await harness.sit("Ann"), await harness.sit("Bob")
+        await harness.ready(ann, bob)
+        leader = harness.game.leader
+        mover, other = [ann, bob][leader], [ann, bob][1 - leader]
+        first = mover.drain()[-1]["table"]["moves"]
+        assert first == [move.view() for move in harness.game.legal_moves()]
+        harness.table.tell(Received(other.connection, LeaveMessage(type="leave")))  # an escape before any play
+        await other.receive("left")
+        again = await harness.sit("Carl")  # in the escaper's seat
+        await harness.ready(again, mover)
+        game = harness.game
+        assert game.leader == leader and game.plays == []  # the same turn of the game as before
+        expected = [move.view() for move in game.legal_moves()]
+        assert expected != first
+        assert mover.drain()[-1]["table"]["moves"] == expected
+        await harness.close()
+
+    asyncio.run(scenario())
