@@ -1,7 +1,7 @@
 // The browser client's glue: it owns the one state (state.js), feeds it what the server
 // sends and what the player does, and asks the renderers (render/*.js) to draw it. All
-// state comes from the server (`state` messages carry the whole table); what is legal
-// comes from the server's moves and errors.
+// state comes from the server (`state` messages carry the whole table, with the legal
+// moves when it is our turn); what is legal comes from those moves and the server's errors.
 
 import { t, setLang, applyStatic } from "./i18n.js";
 import { cardLabel, describeCombo, parseCard, phaseText } from "./cards.js";
@@ -106,9 +106,6 @@ function receive(message) {
       break;
     case "state":
       onState(message);
-      break;
-    case "hint":
-      onHint(message);
       break;
     case "notice":
       onNotice(message);
@@ -255,7 +252,6 @@ function onState(message) {
   renderView(state);
   renderTopbar(state, actions);
   renderTable(state, actions, Date.now());
-  prefetchHint();
   if (S.isMyTurn(state) && !S.isMyTurn(before) && !S.hostingOn(state)) announce(t("msg.yourTurn"));
   state = S.dealShown(state);
 }
@@ -420,29 +416,8 @@ function bindHand() {
 // Actions
 
 function hint() {
-  const { state: next, ask } = S.hint(state);
-  state = next;
-  if (ask) send({ type: "hint" });
+  state = S.hint(state);
   hintShown();
-}
-
-/** Ask for the moves as soon as it is our turn, so that Hint answers at once. */
-function prefetchHint() {
-  if (!S.shouldPrefetchHint(state)) return;
-  state = S.hintRequested(state, "quiet");
-  if (!link.send({ type: "hint" })) state = S.hintRequested(state, null);
-}
-
-function onHint(message) {
-  const { state: next, wanted } = S.receiveHint(state, message);
-  state = next;
-  if (!wanted) return;
-  if (state.moves && state.moves.seq === state.table?.seq) {
-    state = S.nextHint(state);
-    hintShown();
-  } else {
-    hint();
-  }
 }
 
 /** A hint selected cards: with the focus in the hand, it moves to the first of them. */
