@@ -115,7 +115,7 @@ function selectionKey(keys) {
 }
 
 /** The cards of a hand that make up a move: for each rank the move names, the lowest card. */
-export function cardsForMove(state, move) {
+function cardsForMove(state, move) {
   const wanted = move.cards.split(" ").filter(Boolean);
   const pool = [...displayHand(state)].reverse(); // lowest cards first
   const chosen = [];

@@ -88,7 +88,7 @@ export function handNodes() {
   return [...document.querySelectorAll("#hand .card[data-key]")];
 }
 
-export function handNode(key) {
+function handNode(key) {
   return key ? document.querySelector(`#hand .card[data-key="${CSS.escape(key)}"]`) : null;
 }
 

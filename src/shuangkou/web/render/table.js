@@ -263,7 +263,7 @@ export function messageText(message) {
 }
 
 /** A server error code in the page's words (the server's English for a code it does not know). */
-export function errorText(code, text) {
+function errorText(code, text) {
   const key = `err.${code}`;
   const known = t(key);
   return known === key ? t("err.generic", { message: text }) : known;
