@@ -103,17 +103,10 @@ export function cardBack() {
   return node;
 }
 
-/**
- * For each card of a play, the rank it stands for when it is a joker standing for another
- * rank (the server's `stands_for`, in joker order), else null.
- */
+/** For each card of a play, the rank it stands for when it is a joker (the server's `stands_for`, in joker order), else null. */
 export function jokerMarks(cards, combo) {
   const stands = [...(combo?.stands_for || [])];
-  return cards.map((card) => {
-    if (!card.joker) return null;
-    const rank = stands.shift();
-    return rank && rank !== card.rank ? rank : null;
-  });
+  return cards.map((card) => (card.joker ? stands.shift() ?? null : null));
 }
 
 /** A combination as people say it: "Straight 5–9", "5-card bomb of Q · phase 5". */
