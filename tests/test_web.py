@@ -336,7 +336,7 @@ DESCRIBE_COMBOS = """() => import('/cards.js').then(({ describeCombo, jokerMarks
     { kind: "pair_run", length: 3, top: "5", phase: 0, cards: "3 3 4 4 5 BJ", reading: "3 3 4 4 5 5", stands_for: ["5"] },
     { kind: "bomb", length: 1, top: "Q", phase: 5, cards: "Q Q Q Q BJ", reading: "Q Q Q Q Q" },
     { kind: "joker_bomb", length: 1, top: "BJ", phase: 6, cards: "SJ SJ BJ", reading: "SJ SJ BJ" },
-    { kind: "serial_bomb", length: 3, top: "6", phase: 7, width: 4, cards: "4 4 4 4 5 5 5 5 6 6 6 6",
+    { kind: "serial_bomb", length: 3, top: "6", phase: 7, cards: "4 4 4 4 5 5 5 5 6 6 6 6",
       reading: "4 4 4 4 5 5 5 5 6 6 6 6" },
   ];
   return [...combos.map(describeCombo),
