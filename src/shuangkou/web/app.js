@@ -247,7 +247,9 @@ function onState(message) {
   }
   state = S.receiveState(state, message);
   if (state.gameId !== before.gameId) forgetOldHosting(state.gameId);
-  for (const event of message.events || []) tellEvent(event);
+  const events = message.events || [];
+  const combos = S.eventCombos(state, events);
+  events.forEach((event, index) => tellEvent(event, combos[index]));
   resumeControl();
   renderView(state);
   renderTopbar(state, actions);
@@ -274,8 +276,8 @@ function forgetOldHosting(current) {
   }
 }
 
-/** What an event says to the player: announcements, toasts, the bomb banner. */
-function tellEvent(event) {
+/** What an event says to the player: announcements, toasts, the bomb banner (a play's `combo` view). */
+function tellEvent(event, combo) {
   const seat = event.seat;
   const me = S.mySeat(state);
   const name = seatName(state, seat);
@@ -287,7 +289,6 @@ function tellEvent(event) {
       break;
     }
     case "play": {
-      const combo = event.combo;
       if (S.isBomb(combo)) {
         showBanner(t("ev.bombTitle", { phase: phaseText(combo.phase) }), t("ev.played", { name, combo: describeCombo(combo) }), "bomb");
       }
