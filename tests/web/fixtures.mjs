@@ -1,11 +1,12 @@
 // Server messages as the client receives them, built small for the state module's tests.
 
-export const single = (rank) => ({ kind: "single", length: 1, top: rank, phase: 0, cards: rank, reading: rank });
-export const pair = (rank) => ({ kind: "pair", length: 1, top: rank, phase: 0, cards: `${rank} ${rank}`, reading: `${rank} ${rank}` });
-export const bomb = (rank, size) => {
-  const cards = Array(size).fill(rank).join(" ");
-  return { kind: "bomb", length: 1, top: rank, phase: size, cards, reading: cards };
-};
+/** A combination view as the server writes it (`bomb`, `width`, `stands_for` included). */
+export const combo = (kind, top, cards, { phase = 0, length = 1, reading = cards, bomb = false, width = 0, standsFor = [] } = {}) => ({
+  kind, length, top, phase, cards, reading, bomb, width, stands_for: standsFor,
+});
+export const single = (rank) => combo("single", rank, rank);
+export const pair = (rank) => combo("pair", rank, `${rank} ${rank}`);
+export const bomb = (rank, size) => combo("bomb", rank, Array(size).fill(rank).join(" "), { phase: size, bomb: true, width: 1 });
 
 const seat = (name, extra = {}) => ({
   name, account: name.length, bot: false, connected: true, ready: true, balance: 1000, ready_deadline: null, ...extra,
@@ -15,15 +16,16 @@ const seat = (name, extra = {}) => ({
 export function table({
   id = "T1", seq = 5, gameId = "g1", you = 0, toAct = 0, hand = ["3H", "3S", "5C", "QH", "QD", "SJ"], onTable = null,
   cardsLeft = [27, 27], phase = "playing", seats = [seat("Ann"), seat("Bob")], escapeMode = "settle", settlement = null,
-  hosting = [false, false], finished = false, escaped = null, deadline = 1_000_000,
+  hosting = [false, false], finished = false, escaped = null, deadline = 1_000_000, moves = null, played = [false, false],
 } = {}) {
   return {
     id, room: "points", edition: "points", seq, phase, you, seats,
     game: {
       seq: 1, to_act: finished ? null : toAct, leader: 0, flip_card: "10H", cards_left: cardsLeft,
       table: onTable, plays: onTable ? [onTable] : [], timeouts: [0, 0], hosting, finished,
-      winner: null, result: null, escaped, seat: you, hand,
+      winner: null, result: null, escaped, played, seat: you, hand,
     },
+    moves,
     game_id: gameId, turn_seconds: 20, turn_deadline: deadline, escape_penalty: 720, escape_mode: escapeMode,
     settlement,
   };

@@ -223,56 +223,61 @@ test("play and pass: what is sent, or what is said instead", () => {
   assert.equal(S.play(S.sent(chosen)).send, undefined, "busy: nothing is sent twice");
 });
 
-test("hints are asked for once, then cycle weakest first and wrap around", () => {
-  let state = seated();
-  assert.equal(S.shouldPrefetchHint(state), true);
-  state = S.hintRequested(state, "quiet");
-  assert.equal(S.shouldPrefetchHint(state), false);
-  let step = S.hint(state);
-  assert.equal(step.ask, false, "the quiet request is on its way: its answer is used");
-  state = step.state;
+test("hints cycle through the pushed moves weakest first and wrap around", () => {
   const moves = [single("3"), pair("3"), pair("Q")];
-  const answer = S.receiveHint(state, { type: "hint", seq: 5, moves });
-  assert.equal(answer.wanted, true);
-  state = S.nextHint(answer.state);
+  let state = seated({ moves });
+  assert.equal(S.hintCount(state), "");
+  state = S.hint(state);
   assert.deepEqual(state.selected, ["3H#1"], "the lowest card of the rank");
   assert.equal(S.hintCount(state), "1/3");
   assert.deepEqual(state.message.hint, { index: 0, count: 3, move: single("3") });
-  state = S.hint(state).state;
+  state = S.hint(state);
   assert.deepEqual(state.selected.sort(), ["3H#1", "3S#1"]);
   assert.deepEqual(S.play(state).send, { type: "play", seq: 5, cards: "3H 3S", as: "pair" });
-  state = S.hint(S.hint(state).state).state;
+  state = S.hint(S.hint(state));
   assert.equal(S.hintCount(state), "1/3", "after the last move the first again");
   assert.equal(S.play(S.toggleCard(state, "5C#1")).send.as, undefined, "a changed selection is not the hint");
 });
 
-test("hint asks the server when nothing is known, and moves of an older state are dropped", () => {
-  const step = S.hint(seated());
-  assert.equal(step.ask, true);
-  assert.equal(step.state.hintRequest, "wanted");
-  const old = S.receiveHint(step.state, { type: "hint", seq: 4, moves: [single("3")] });
-  assert.equal(old.state.moves, null);
-  assert.equal(old.wanted, true);
-  const known = S.receiveHint(S.hintRequested(seated(), "quiet"), { type: "hint", seq: 5, moves: [single("3")] }).state;
-  const next = S.receiveState(known, stateMessage({ seq: 6 }));
-  assert.equal(next.moves, null, "moves are for one state");
-  assert.equal(S.hint(seated({ toAct: 1 })).state.message.key, "msg.notYourTurn");
+test("the cycle starts again with the moves of each new state; not our turn, no hint", () => {
+  let state = S.hint(S.hint(seated({ moves: [single("3"), single("5")] })));
+  assert.equal(S.hintCount(state), "2/2");
+  state = S.receiveState(state, stateMessage({ seq: 6, moves: [single("5"), single("Q")] }));
+  assert.equal(S.hintCount(state), "", "moves are for one state");
+  state = S.hint(state);
+  assert.deepEqual(state.selected, ["5C#1"]);
+  assert.equal(S.hintCount(state), "1/2");
+  const waiting = S.hint(seated({ toAct: 1 }));
+  assert.equal(waiting.message.key, "msg.notYourTurn");
+  assert.deepEqual(waiting.selected, []);
+  assert.equal(S.hint(seated({ phase: "settled", finished: true })).message.key, "err.not_playing");
 });
 
 test("no legal move: the selection is cleared and the page says so", () => {
-  let state = S.receiveHint(S.hintRequested(S.toggleCard(seated(), "3H#1"), "wanted"), { type: "hint", seq: 5, moves: [] }).state;
-  state = S.nextHint(state);
+  const state = S.hint(S.toggleCard(seated({ moves: [] }), "3H#1"));
   assert.deepEqual(state.selected, []);
   assert.equal(state.message.key, "msg.noMoves");
   assert.equal(S.hintCount(state), "");
 });
 
-test("the combination views the page shows: bombs and jokers' stand-ins", () => {
+test("a state's play events are paired with its plays' combination views", () => {
+  const view = bomb("Q", 5);
+  const record = { kind: "bomb", length: 1, top: "Q", phase: 5, cards: view.cards, reading: view.reading }; // no `bomb`
+  const last = { index: 2, seat: 1, cards: "QH QH QS QD QC", combo: view, cause: "player" };
+  const state = seated({ onTable: last });
+  const events = [{ type: "pass", seat: 0, cause: "player" }, { type: "play", seat: 1, cause: "player", cards: last.cards, combo: record }];
+  const combos = S.eventCombos(state, events);
+  assert.equal(combos[0], null);
+  assert.deepEqual(combos[1], view);
+  assert.equal(S.isBomb(combos[1]), true);
+  const unknown = { type: "play", seat: 1, cause: "player", cards: "3H", combo: single("3") };
+  assert.deepEqual(S.eventCombos(state, [unknown]), [single("3")], "a play not among the plays keeps the event's own combination");
+});
+
+test("bombs are what the server marks as bombs", () => {
   assert.equal(S.isBomb(bomb("Q", 5)), true);
   assert.equal(S.isBomb(pair("Q")), false);
-  const straight = { kind: "straight", length: 5, top: "9", phase: 0, cards: "5 6 7 8 SJ", reading: "5 6 7 8 9" };
-  const cards = ["5H", "6S", "7C", "8D", "SJ"].map((text) => ({ text, rank: text === "SJ" ? "SJ" : text[0], joker: text === "SJ" }));
-  assert.deepEqual(S.standIns(cards, straight), ["9"]);
+  assert.equal(S.isBomb(null), false);
 });
 
 // ---------------------------------------------------------------------------
@@ -291,8 +296,7 @@ test("timers count down from the deadline, capped by the timer's length", () => 
 test("the connection banner shows only after the link was once open", () => {
   let state = S.linkStatus(S.initialState(), "connecting", 0);
   assert.equal(S.connectionBanner(state, 0), null);
-  state = S.linkStatus(S.hintRequested(state, "wanted"), "open", 0);
-  assert.equal(state.hintRequest, null, "a request on the old connection is not answered");
+  state = S.linkStatus(state, "open", 0);
   assert.equal(S.connectionBanner(state, 0), null);
   state = S.linkStatus(state, "waiting", 10_000, 2_000);
   assert.deepEqual(S.connectionBanner(state, 10_500), { status: "waiting", seconds: 2 });
@@ -301,7 +305,8 @@ test("the connection banner shows only after the link was once open", () => {
 
 test("the escape dialog: the penalty, and whether a card was played", () => {
   assert.deepEqual(S.escapeDialog(seated()), { mode: "settle", penalty: 720, edition: "points", played: false });
-  assert.equal(S.escapeDialog(seated({ cardsLeft: [25, 27] })).played, true);
+  assert.equal(S.escapeDialog(seated({ played: [true, false] })).played, true);
+  assert.equal(S.escapeDialog(seated({ played: [false, true], cardsLeft: [27, 20] })).played, false, "the other seat's plays do not count");
   assert.equal(S.escapeDialog(seated({ escapeMode: "host" })).mode, "host");
   assert.equal(S.escapeDialog(seated({ phase: "ready" })), null, "leaving between games costs nothing");
 });

@@ -1,7 +1,7 @@
 // The browser client's glue: it owns the one state (state.js), feeds it what the server
 // sends and what the player does, and asks the renderers (render/*.js) to draw it. All
-// state comes from the server (`state` messages carry the whole table); what is legal
-// comes from the server's moves and errors.
+// state comes from the server (`state` messages carry the whole table, with the legal
+// moves when it is our turn); what is legal comes from those moves and the server's errors.
 
 import { t, setLang, applyStatic } from "./i18n.js";
 import { cardLabel, describeCombo, parseCard, phaseText } from "./cards.js";
@@ -106,9 +106,6 @@ function receive(message) {
       break;
     case "state":
       onState(message);
-      break;
-    case "hint":
-      onHint(message);
       break;
     case "notice":
       onNotice(message);
@@ -250,12 +247,13 @@ function onState(message) {
   }
   state = S.receiveState(state, message);
   if (state.gameId !== before.gameId) forgetOldHosting(state.gameId);
-  for (const event of message.events || []) tellEvent(event);
+  const events = message.events || [];
+  const combos = S.eventCombos(state, events);
+  events.forEach((event, index) => tellEvent(event, combos[index]));
   resumeControl();
   renderView(state);
   renderTopbar(state, actions);
   renderTable(state, actions, Date.now());
-  prefetchHint();
   if (S.isMyTurn(state) && !S.isMyTurn(before) && !S.hostingOn(state)) announce(t("msg.yourTurn"));
   state = S.dealShown(state);
 }
@@ -278,8 +276,8 @@ function forgetOldHosting(current) {
   }
 }
 
-/** What an event says to the player: announcements, toasts, the bomb banner. */
-function tellEvent(event) {
+/** What an event says to the player: announcements, toasts, the bomb banner (a play's `combo` view). */
+function tellEvent(event, combo) {
   const seat = event.seat;
   const me = S.mySeat(state);
   const name = seatName(state, seat);
@@ -291,7 +289,6 @@ function tellEvent(event) {
       break;
     }
     case "play": {
-      const combo = event.combo;
       if (S.isBomb(combo)) {
         showBanner(t("ev.bombTitle", { phase: phaseText(combo.phase) }), t("ev.played", { name, combo: describeCombo(combo) }), "bomb");
       }
@@ -420,29 +417,8 @@ function bindHand() {
 // Actions
 
 function hint() {
-  const { state: next, ask } = S.hint(state);
-  state = next;
-  if (ask) send({ type: "hint" });
+  state = S.hint(state);
   hintShown();
-}
-
-/** Ask for the moves as soon as it is our turn, so that Hint answers at once. */
-function prefetchHint() {
-  if (!S.shouldPrefetchHint(state)) return;
-  state = S.hintRequested(state, "quiet");
-  if (!link.send({ type: "hint" })) state = S.hintRequested(state, null);
-}
-
-function onHint(message) {
-  const { state: next, wanted } = S.receiveHint(state, message);
-  state = next;
-  if (!wanted) return;
-  if (state.moves && state.moves.seq === state.table?.seq) {
-    state = S.nextHint(state);
-    hintShown();
-  } else {
-    hint();
-  }
 }
 
 /** A hint selected cards: with the focus in the hand, it moves to the first of them. */

@@ -1,10 +1,11 @@
 // The client's state: one plain object, never touched by the DOM. Reducers take a state and
 // something that happened (a server message, a key, a click) and return a new state;
 // selectors read what the page shows from it. Renderers (render/*.js) draw a state and
-// app.js wires events to reducers. Nothing here knows the rules: what is legal, what a
-// combination is, what a joker stands for all come from the server.
+// app.js wires events to reducers. Nothing here knows the rules: the legal moves (pushed
+// with every state to the seat to act), what a combination is, whether it is a bomb and
+// what its jokers stand for all come from the server.
 
-import { BOMB_KINDS, jokerStandIns, parseCard, sortCards } from "./cards.js";
+import { parseCard, sortCards } from "./cards.js";
 
 /** The state of a page that has just loaded. */
 export function initialState({ token = null, invite = null, sort = "rank" } = {}) {
@@ -24,10 +25,8 @@ export function initialState({ token = null, invite = null, sort = "rank" } = {}
     hand: [],
     selected: [],
     focusKey: null,
-    moves: null,
     hintIndex: -1,
     hintApplied: null,
-    hintRequest: null,
     busy: false,
     bubbles: [null, null],
     gameId: null,
@@ -62,14 +61,29 @@ export function hostingOn(state) {
   return Boolean(game && game.hosting[mySeat(state)]);
 }
 
-/** Whether a play of this combination view is a bomb. */
+/** Whether a combination view is a bomb (the server says so). */
 export function isBomb(combo) {
-  return Boolean(combo) && BOMB_KINDS.has(combo.kind);
+  return Boolean(combo?.bomb);
 }
 
-/** The rank each joker of a play stands for, in joker order (empty without jokers). */
-export function standIns(cards, combo) {
-  return jokerStandIns(cards, combo);
+/**
+ * Each event's combination as the state's plays show it (with `bomb` and `stands_for`;
+ * events carry the game record's shorter form): the play events of a state are the last
+ * of its plays. Null for an event that is not a play.
+ */
+export function eventCombos(state, events) {
+  const plays = currentGame(state)?.plays || [];
+  let next = plays.length - events.filter((event) => event.type === "play").length;
+  return events.map((event) => {
+    if (event.type !== "play") return null;
+    const view = plays[next++];
+    return view && view.cards === event.cards ? view.combo : event.combo;
+  });
+}
+
+/** Our legal moves, weakest first, when it is our turn (the server pushes them); else none. */
+export function legalMoves(state) {
+  return state.table?.moves || [];
 }
 
 /** What the action buttons allow now. */
@@ -89,7 +103,7 @@ export function actionButtons(state) {
 
 /** The hint counter: "2/7" while cycling through the moves, else "". */
 export function hintCount(state) {
-  const list = state.moves?.list || [];
+  const list = legalMoves(state);
   return state.hintIndex >= 0 && list.length ? `${state.hintIndex + 1}/${list.length}` : "";
 }
 
@@ -155,11 +169,6 @@ export function connectionBanner(state, now) {
   return { status, seconds: status === "waiting" ? secondsUntil(reconnectAt, now) : null };
 }
 
-/** Whether our seat has played a card in this game. */
-function havePlayed(state) {
-  return (currentGame(state).cards_left?.[mySeat(state)] ?? 27) < 27;
-}
-
 /**
  * What the escape dialog says before leaving a game: null when no game is being played
  * (leaving costs nothing), else the mode, the penalty and whether a card was played.
@@ -167,7 +176,7 @@ function havePlayed(state) {
 export function escapeDialog(state) {
   if (!isPlaying(state)) return null;
   const table = state.table;
-  return { mode: table.escape_mode, penalty: table.escape_penalty, edition: table.edition, played: havePlayed(state) };
+  return { mode: table.escape_mode, penalty: table.escape_penalty, edition: table.edition, played: Boolean(table.game.played?.[table.you]) };
 }
 
 /** The change of balance an escape settled, once the account shows it: {delta, edition} or null. */
@@ -219,7 +228,7 @@ export function linkStatus(state, status, now, delay = 0) {
   let next = { ...state, connection };
   if (status === "open") {
     connection.everOpen = true;
-    next = { ...next, hintRequest: null, statesOnConnection: 0 };
+    next = { ...next, statesOnConnection: 0 };
   }
   if (status === "waiting") connection.reconnectAt = now + delay;
   return next;
@@ -338,7 +347,6 @@ export function receiveState(state, message) {
       ...next,
       gameId: table.game_id,
       selected: [],
-      moves: null,
       hintIndex: -1,
       hintApplied: null,
       bubbles: [null, null],
@@ -346,7 +354,7 @@ export function receiveState(state, message) {
       dealAnimation: events.some((event) => event.type === "deal"),
     };
   }
-  if (state.table && state.table.seq !== table.seq) next = { ...next, moves: null, hintIndex: -1 }; // moves are for one state
+  if (state.table && state.table.seq !== table.seq) next = { ...next, hintIndex: -1 }; // moves are for one state
   const names = !state.table || state.table.id !== table.id ? {} : { ...state.names };
   table.seats.forEach((seat, index) => {
     if (seat) names[index] = { name: seat.name, bot: seat.bot };
@@ -501,43 +509,15 @@ export function toggleSort(state) {
 // ---------------------------------------------------------------------------
 // Reducers: hints and actions
 
-/** The moves of the state we are at are known. */
-function movesKnown(state) {
-  return Boolean(state.moves) && state.moves.seq === state.table.seq;
-}
-
-/**
- * H: the next legal move is selected, weakest first, round and round. Returns the new state
- * and whether the moves must be asked for first (`ask`).
- */
+/** H: the next legal move is selected, weakest first, round and round. */
 export function hint(state) {
-  if (!isMyTurn(state)) return { state: say(state, isPlaying(state) ? "msg.notYourTurn" : "err.not_playing"), ask: false };
-  if (movesKnown(state)) return { state: nextHint(state), ask: false };
-  if (state.hintRequest) return { state: { ...state, hintRequest: "wanted" }, ask: false }; // a request is on its way
-  return { state: { ...state, hintRequest: "wanted" }, ask: true };
-}
-
-/** Whether to ask for the moves ahead (our turn has begun), so that H answers at once. */
-export function shouldPrefetchHint(state) {
-  return isMyTurn(state) && !state.hintRequest && !movesKnown(state);
-}
-
-export function hintRequested(state, kind) {
-  return { ...state, hintRequest: kind };
-}
-
-/** `hint`: the moves for a state. Returns the new state and whether H was waiting for them. */
-export function receiveHint(state, message) {
-  const wanted = state.hintRequest === "wanted";
-  const next = { ...state, hintRequest: null };
-  if (!state.table || message.seq !== state.table.seq) return { state: next, wanted };
-  const known = { ...next, moves: { seq: message.seq, list: message.moves || [] }, hintIndex: -1 };
-  return { state: known, wanted };
+  if (!isMyTurn(state)) return say(state, isPlaying(state) ? "msg.notYourTurn" : "err.not_playing");
+  return nextHint(state);
 }
 
 /** Select the next move of the cycle (or say there is none). */
 export function nextHint(state) {
-  const list = state.moves?.list || [];
+  const list = legalMoves(state);
   if (!list.length) return { ...say(clearSelection(state), "msg.noMoves"), hintIndex: -1 };
   const index = (state.hintIndex + 1) % list.length;
   const move = list[index];

@@ -2,11 +2,13 @@
 // pass bubbles, recent plays, the action buttons and the message under the hand.
 
 import { t } from "../i18n.js";
-import { cardBack, cardFace, describeCombo, parseCard, parseCards, phaseText, rankText, readingText } from "../cards.js";
+import {
+  cardBack, cardFace, describeCombo, jokerMarks, parseCard, parseCards, phaseText, rankText, readingText,
+} from "../cards.js";
 import { $, h } from "../dom.js";
 import {
   actionButtons, bubbleOf, currentGame, hintCount, isBomb, isMyTurn, isPlaying, mySeat, opponentSeat, secondsUntil,
-  standIns, turnTimer,
+  turnTimer,
 } from "../state.js";
 import { displayName, initial, miniCard, money, seatName } from "./common.js";
 import { renderHand } from "./hand.js";
@@ -153,9 +155,8 @@ function renderCenter(state, { leave, ready, copyInvite }) {
 function tablePlay(state, onTable) {
   const cards = parseCards(onTable.cards);
   const combo = onTable.combo;
-  const stands = standIns(cards, combo);
-  let wild = 0;
-  const faces = cards.map((card) => cardFace(card, { standsFor: card.joker && stands[wild] ? stands[wild++] : null }));
+  const marks = jokerMarks(cards, combo);
+  const faces = cards.map((card, index) => cardFace(card, { standsFor: marks[index] }));
   const bomb = isBomb(combo);
   const labels = [
     h("span", { class: "play-by" }, seatName(state, onTable.seat)),
@@ -163,7 +164,7 @@ function tablePlay(state, onTable) {
     bomb ? h("span", { class: "tag tag-bomb" }, phaseText(combo.phase)) : null,
     onTable.cause && onTable.cause !== "player" ? h("span", { class: "tag tag-cause", "data-testid": "play-cause" }, t(`cause.${onTable.cause}`)) : null,
   ];
-  const reading = stands.length ? h("div", { class: "play-reading", "data-testid": "play-reading" },
+  const reading = marks.some(Boolean) ? h("div", { class: "play-reading", "data-testid": "play-reading" },
     t("combo.readsAs", { reading: readingText(combo) })) : null;
   return h("div", {
     class: `table-play ${onTable.seat === mySeat(state) ? "from-me" : "from-opp"}${bomb ? " is-bomb" : ""}`,
