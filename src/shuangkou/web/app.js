@@ -99,7 +99,6 @@ function receive(message) {
     case "welcome":
       state = S.receiveWelcome(state, message);
       link.send({ type: "ping" }); // answered after the table's state when we are seated
-      if (message.table) onState({ events: [], table: message.table });
       break;
     case "pong":
       onPong();
