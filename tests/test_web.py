@@ -330,18 +330,19 @@ def test_lobby_guest_account_and_language_switch(server: Server, browser: Browse
     ana.close()
 
 
-DESCRIBE_COMBOS = """() => import('/cards.js').then(({ describeCombo, jokerStandIns, parseCards }) => {
+DESCRIBE_COMBOS = """() => import('/cards.js').then(({ describeCombo, jokerMarks, parseCards }) => {
   const combos = [
-    { kind: "straight", length: 5, top: "9", phase: 0, cards: "5 6 7 8 SJ", reading: "5 6 7 8 9" },
-    { kind: "pair_run", length: 3, top: "5", phase: 0, cards: "3 3 4 4 5 BJ", reading: "3 3 4 4 5 5" },
+    { kind: "straight", length: 5, top: "9", phase: 0, cards: "5 6 7 8 SJ", reading: "5 6 7 8 9", stands_for: ["9"] },
+    { kind: "pair_run", length: 3, top: "5", phase: 0, cards: "3 3 4 4 5 BJ", reading: "3 3 4 4 5 5",
+      stands_for: ["5"] },
     { kind: "bomb", length: 1, top: "Q", phase: 5, cards: "Q Q Q Q BJ", reading: "Q Q Q Q Q" },
     { kind: "joker_bomb", length: 1, top: "BJ", phase: 6, cards: "SJ SJ BJ", reading: "SJ SJ BJ" },
     { kind: "serial_bomb", length: 3, top: "6", phase: 7, cards: "4 4 4 4 5 5 5 5 6 6 6 6",
       reading: "4 4 4 4 5 5 5 5 6 6 6 6" },
   ];
   return [...combos.map(describeCombo),
-          jokerStandIns(parseCards("5H 6S 7C 8D SJ"), combos[0]),
-          jokerStandIns(parseCards("3H 3S 4C 4D 5S BJ"), combos[1])];
+          jokerMarks(parseCards("5H 6S 7C 8D SJ"), combos[0]).filter(Boolean),
+          jokerMarks(parseCards("3H 3S 4C 4D 5S BJ"), combos[1]).filter(Boolean)];
 })"""
 
 

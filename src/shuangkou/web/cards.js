@@ -1,6 +1,7 @@
 // Cards for display: parsing the server's card strings ("10H", "QS", "SJ"), drawing faces
 // and backs, and describing a combination the server has already read. No rule logic:
-// what is legal and what beats what comes from the server.
+// what is legal, what beats what, what is a bomb and what a joker stands for come from
+// the server.
 
 import { t } from "./i18n.js";
 
@@ -8,7 +9,6 @@ export const RANKS = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A
 const VALUE = Object.fromEntries(RANKS.map((rank, index) => [rank, index + 3]));
 export const SUIT_GLYPH = { S: "♠", H: "♥", C: "♣", D: "♦" };
 const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 };
-export const BOMB_KINDS = new Set(["bomb", "joker_bomb", "serial_bomb"]);
 
 /** A card string as the server writes it: rank then optional suit; jokers "SJ" / "BJ". */
 export function parseCard(text) {
@@ -103,19 +103,10 @@ export function cardBack() {
   return node;
 }
 
-/** What each joker of a play stands for: the reading minus the natural cards, in rank order. */
-export function jokerStandIns(cards, combo) {
-  if (!combo || !combo.reading) return [];
-  const reading = combo.reading.split(" ");
-  const natural = cards.filter((card) => !card.joker).map((card) => card.rank);
-  const jokers = cards.filter((card) => card.joker);
-  if (!jokers.length || jokers.length === cards.length) return [];
-  const left = [...reading];
-  for (const rank of natural) {
-    const at = left.indexOf(rank);
-    if (at >= 0) left.splice(at, 1);
-  }
-  return left.slice(0, jokers.length);
+/** For each card of a play, the rank it stands for when it is a joker (the server's `stands_for`, in joker order), else null. */
+export function jokerMarks(cards, combo) {
+  const stands = [...(combo?.stands_for || [])];
+  return cards.map((card) => (card.joker ? stands.shift() ?? null : null));
 }
 
 /** A combination as people say it: "Straight 5–9", "5-card bomb of Q · phase 5". */

@@ -527,10 +527,11 @@ const zh = {
 
 export const dictionaries = { en, zh };
 
+/** The saved language, else the browser's; English where there is no browser (unit tests). */
 function initialLang() {
-  const saved = localStorage.getItem(LANG_KEY);
+  const saved = globalThis.localStorage?.getItem(LANG_KEY);
   if (saved && saved in dictionaries) return saved;
-  return (navigator.language || "").toLowerCase().startsWith("zh") ? "zh" : "en";
+  return (globalThis.navigator?.language || "").toLowerCase().startsWith("zh") ? "zh" : "en";
 }
 
 let current = initialLang();
@@ -542,7 +543,7 @@ export function getLang() {
 export function setLang(lang) {
   if (!(lang in dictionaries)) return;
   current = lang;
-  localStorage.setItem(LANG_KEY, lang);
+  globalThis.localStorage?.setItem(LANG_KEY, lang);
 }
 
 export function t(key, vars = {}) {

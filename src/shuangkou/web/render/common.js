@@ -1,0 +1,51 @@
+// What several renderers write: names of seats, amounts, small cards.
+
+import { t, formatNumber } from "../i18n.js";
+import { h } from "../dom.js";
+import { mySeat, seatInfo } from "../state.js";
+
+const SHIPPED_TITLES = { "Points room": "points", "Wealth room": "wealth" };
+
+/** A seat's name as shown: bots created by the server are all called "Bot". */
+export function displayName(seat) {
+  if (!seat) return t("seat.opponent");
+  return seat.bot && seat.name === "Bot" ? t("seat.botName") : seat.name;
+}
+
+/** "You", or the seat's name (remembered after it left). */
+export function seatName(state, index) {
+  if (index === null || index === undefined) return "";
+  if (index === mySeat(state)) return t("seat.you");
+  return displayName(seatInfo(state, index));
+}
+
+export function unit(edition) {
+  return t(`unit.${edition || "points"}`);
+}
+
+export function money(amount, edition) {
+  if (amount === null || amount === undefined) return "—";
+  return `${formatNumber(amount)} ${unit(edition)}`;
+}
+
+export function signed(amount) {
+  if (amount > 0) return `+${formatNumber(amount)}`;
+  if (amount < 0) return `−${formatNumber(-amount)}`;
+  return "0";
+}
+
+export function initial(name) {
+  return [...(name || "?").trim()][0]?.toUpperCase() || "?";
+}
+
+export function roomTitle(room) {
+  const shipped = SHIPPED_TITLES[room.title];
+  return shipped ? t(`room.${shipped}`) : room.title;
+}
+
+/** A card in a line of text (the recent plays, the flip chip). */
+export function miniCard(card) {
+  if (card.joker) return h("span", { class: `mini joker ${card.rank === "BJ" ? "red" : "black"}` }, t(`joker.short.${card.rank}`));
+  const glyph = { S: "♠", H: "♥", C: "♣", D: "♦" }[card.suit] || "";
+  return h("span", { class: `mini ${card.red ? "red" : "black"}` }, card.rank + glyph);
+}

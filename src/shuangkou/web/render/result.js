@@ -1,0 +1,106 @@
+// The result screen: the settlement's whole breakdown (R9.6) and Ready / Lobby.
+
+import { t, formatNumber } from "../i18n.js";
+import { describeCombo, phaseText } from "../cards.js";
+import { $, announce, h } from "../dom.js";
+import { resultSummary } from "../state.js";
+import { displayName, money, seatName, signed, unit } from "./common.js";
+
+/** Show (or hide) the result overlay. `actions`: {leave, ready}. */
+export function renderResult(state, { leave, ready }) {
+  const overlay = $("#result");
+  const summary = resultSummary(state);
+  if (!summary) {
+    overlay.hidden = true;
+    return;
+  }
+  const wasHidden = overlay.hidden;
+  overlay.hidden = false;
+  const table = state.table;
+  const settlement = table.settlement;
+  const { you, other, edition, delta } = summary;
+  const title = summary.title === "oppEscaped" ? t("result.oppEscaped", { name: seatName(state, other) }) : t(`result.${summary.title}`);
+  const level = t(`result.${summary.level}`);
+  const phases = settlement.phases;
+  const columns = [you, other];
+  const cell = (fn) => columns.map((seat) => h("td", { "data-seat": String(seat) }, fn(seat)));
+  const rows = [];
+  const row = (label, fn, testid = null) => rows.push(h("tr", testid ? { "data-testid": testid } : {}, h("th", { scope: "row" }, label), ...cell(fn)));
+  row(t("result.level"), (seat) => t("lobby.level", { level: settlement.levels[seat] }));
+  row(t("result.phase"), (seat) => phaseSummary(phases[seat]));
+  row(t("result.bombs"), (seat) => bombList(phases[seat]));
+  row(t("result.contribution"), (seat) => t("result.contributionValue", {
+    c: settlement.contribution_multipliers[seat], x: formatNumber(settlement.match_points),
+    v: formatNumber(settlement.contributions[seat]),
+  }));
+  if (summary.penaltyRow) {
+    row(t("result.penalty"), (seat) => (seat === settlement.escaper ? money(settlement.penalty, edition) : "—"), "penalty-row");
+  }
+  if (summary.feeRow) row(t("result.tableFee"), (seat) => money(settlement.table_fees[seat], edition));
+  row(t("result.before"), (seat) => money(settlement.balances_before[seat], edition));
+  row(t("result.change"), (seat) => h("span", { class: settlement.deltas[seat] >= 0 ? "up" : "down", "data-testid": `delta-${seat}` },
+    signed(settlement.deltas[seat])));
+  row(t("result.after"), (seat) => h("strong", { "data-testid": `after-${seat}` }, money(settlement.balances_after[seat], edition)));
+
+  const facts = [
+    [t("result.matchPoints"), `X = ${formatNumber(settlement.match_points)}`],
+    [t("result.resultLevel"), `a = ${settlement.a}`],
+    [t("result.doubling"), `b = ${settlement.b}${settlement.doubling_phase ? ` (${phaseText(settlement.doubling_phase)})` : ""}`],
+    [t("result.resultPoints"), `X·a·b = ${formatNumber(settlement.result_points)}`],
+  ];
+  if (summary.cardsLeft !== null) facts.splice(2, 0, [t("result.cardsLeft"), formatNumber(summary.cardsLeft)]);
+  if (settlement.penalty) facts.push([t("result.penaltyTotal"), `${formatNumber(settlement.penalty)} (${t("result.due")} ${formatNumber(settlement.due)})`]);
+  if (settlement.win_fee) facts.push([t("result.winFee"), money(settlement.win_fee, edition)]);
+  if (settlement.house) facts.push([t("result.house"), signed(settlement.house)]);
+  const notes = [];
+  if (settlement.capped) notes.push(t("result.capped", { paid: money(settlement.paid, edition), due: money(settlement.due, edition) }));
+  if (settlement.received !== settlement.paid) notes.push(t("result.received", { received: money(settlement.received, edition) }));
+
+  const theirs = table.seats[other];
+  const readyArea = h("div", { class: "result-ready" });
+  if (summary.opponent === "left") readyArea.append(h("p", { class: "muted", "data-testid": "opp-left" }, t("result.oppLeft")));
+  else {
+    const key = summary.opponent === "ready" ? "result.oppReady" : "result.oppNotReady";
+    readyArea.append(h("p", { class: "muted", "data-testid": "opp-ready" }, t(key, { name: displayName(theirs) })));
+  }
+  const resultActions = h("div", { class: "result-actions" },
+    h("button", { type: "button", class: "btn ghost", onclick: leave, "data-testid": "result-leave" }, t("result.lobby")),
+    summary.ready
+      ? h("button", { type: "button", class: "btn primary", disabled: true }, t("result.waiting"))
+      : h("button", { type: "button", class: "btn primary", id: "btn-next", onclick: ready, "data-testid": "next-game" },
+        t("result.next"), summary.readyDeadline ? h("span", { class: "countdown", "data-ready-deadline": String(summary.readyDeadline) }) : null));
+
+  const card = $("#result-card");
+  card.replaceChildren(...[
+    h("div", { class: `result-head ${summary.won ? "won" : "lost"}` },
+      h("h2", { id: "result-title", "data-testid": "result-title" }, title),
+      h("p", { class: "result-level" }, level),
+      h("p", { class: `result-delta ${delta >= 0 ? "up" : "down"}`, "data-testid": "my-delta" }, `${signed(delta)} ${unit(edition)}`)),
+    h("dl", { class: "facts" }, ...facts.map(([label, value]) => h("div", {}, h("dt", {}, label), h("dd", {}, value)))),
+    h("table", { class: "breakdown", "data-testid": "breakdown" },
+      h("caption", { class: "sr-only" }, t("result.caption")),
+      h("thead", {}, h("tr", {}, h("td", {}), ...columns.map((seat) => h("th", { scope: "col" }, seat === you ? t("seat.you") : seatName(state, seat))))),
+      h("tbody", {}, ...rows)),
+    notes.length ? h("p", { class: "result-notes" }, notes.join(" ")) : null,
+    h("p", { class: "game-id" }, t("result.gameId", { id: summary.gameId.slice(0, 8) })),
+    readyArea, resultActions].filter(Boolean));
+  card.dataset.gameId = summary.gameId;
+  if (wasHidden) {
+    announce(`${title}. ${level}. ${signed(delta)} ${unit(edition)}`);
+    setTimeout(() => $("#btn-next")?.focus({ preventScroll: true }), 60);
+  }
+}
+
+function phaseSummary(score) {
+  if (!score || !score.phase) return t("result.noPhase");
+  return `${phaseText(score.phase)} · ${t(`source.${score.source}`)}`;
+}
+
+function bombList(score) {
+  const bombs = score?.played || [];
+  if (!bombs.length) return "—";
+  const behind = new Set((score.bombs || []).map((bomb) => bomb.play_index));
+  return h("ul", { class: "bomb-list" }, ...bombs.map((bomb) => h("li", { class: behind.has(bomb.play_index) ? "behind" : "" },
+    `${describeCombo(bomb)} · ${phaseText(bomb.phase)}`,
+    behind.has(bomb.play_index) ? h("span", { class: "star", title: t("result.behind"), "aria-label": t("result.behind") }, " ★") : null)));
+}

@@ -1,0 +1,309 @@
+// The table: both seats with their timers, the felt (waiting, ready, deal, the play to beat),
+// pass bubbles, recent plays, the action buttons and the message under the hand.
+
+import { t } from "../i18n.js";
+import {
+  cardBack, cardFace, describeCombo, jokerMarks, parseCard, parseCards, phaseText, rankText, readingText,
+} from "../cards.js";
+import { $, h } from "../dom.js";
+import {
+  actionButtons, bubbleOf, currentGame, hintCount, isBomb, isMyTurn, isPlaying, mySeat, opponentSeat, secondsUntil,
+  turnTimer,
+} from "../state.js";
+import { displayName, initial, miniCard, money, seatName } from "./common.js";
+import { renderHand } from "./hand.js";
+import { renderResult } from "./result.js";
+
+/** Everything at the table. `actions`: {leave, ready, copyInvite} for the buttons drawn here. */
+export function renderTable(state, actions, now) {
+  if (state.view !== "table" || !state.table) return;
+  const table = state.table;
+  const view = $("#view-table");
+  view.dataset.phase = table.phase;
+  view.dataset.seq = String(table.seq);
+  view.dataset.gameId = table.game_id || "";
+  view.dataset.turn = isPlaying(state) ? (isMyTurn(state) ? "me" : "opp") : "";
+  view.dataset.hosting = table.game && table.game.hosting[mySeat(state)] ? "on" : "off";
+  renderSeat(state, $("#seat-opp"), opponentSeat(state), false);
+  renderSeat(state, $("#seat-me"), mySeat(state), true);
+  renderCenter(state, actions);
+  renderBubbles(state);
+  renderHistory(state);
+  renderFlipChip(state);
+  renderActions(state);
+  renderSortLabel(state);
+  renderHand(state);
+  renderMessage(state);
+  renderResult(state, actions);
+  renderTimers(now);
+}
+
+function renderSeat(state, node, index, mine) {
+  node.replaceChildren();
+  const table = state.table;
+  const seat = index === null ? null : table.seats[index];
+  const game = table.game;
+  node.dataset.seat = index === null ? "" : String(index);
+  if (!seat) {
+    node.classList.add("empty");
+    node.append(h("div", { class: "seat-empty" }, h("span", { class: "spinner", "aria-hidden": "true" }), t("seat.empty")));
+    return;
+  }
+  node.classList.remove("empty");
+  const toAct = isPlaying(state) && game.to_act === index;
+  node.classList.toggle("to-act", Boolean(toAct));
+  const hosting = game && !game.finished && game.hosting[index];
+  const tags = [];
+  if (seat.bot && displayName(seat) !== t("seat.botName")) tags.push(h("span", { class: "tag tag-bot" }, t("seat.bot")));
+  if (hosting) tags.push(h("span", { class: "tag tag-hosting", "data-testid": `hosting-${index}` }, t("seat.hosting")));
+  if (!seat.connected) tags.push(h("span", { class: "tag tag-offline" }, t("seat.offline")));
+  if (game && table.phase === "playing" && game.timeouts[index] > 0) {
+    tags.push(h("span", { class: "tag tag-timeouts", "data-testid": `timeouts-${index}` },
+      t("seat.timeouts", { count: game.timeouts[index] })));
+  }
+  if (!isPlaying(state) && table.phase !== "waiting") {
+    tags.push(seat.ready ? h("span", { class: "tag tag-ready" }, t("seat.ready"))
+      : h("span", { class: "tag tag-notready" }, t("seat.notReady")));
+  }
+  const left = game ? game.cards_left[index] : null;
+  const timer = h("div", {
+    class: "timer", role: "timer", "data-testid": `timer-${index}`, "aria-live": "off",
+    "aria-label": t("seat.timerLabel", { name: seatName(state, index) }), hidden: !toAct,
+  }, h("span", { class: "timer-ring", "aria-hidden": "true" }), h("span", { class: "timer-text" }, ""));
+  if (toAct) {
+    if (table.turn_deadline) {
+      timer.dataset.deadline = String(table.turn_deadline);
+      timer.dataset.total = String(table.turn_seconds);
+    } else {
+      timer.classList.add("auto");
+    }
+  }
+  const info = h("div", { class: "seat-info" },
+    h("div", { class: "avatar", "aria-hidden": "true" }, seat.bot ? "🂠" : initial(seat.name)),
+    h("div", { class: "seat-text" },
+      h("div", { class: "seat-name" }, h("span", { class: "name" }, displayName(seat)), mine ? h("span", { class: "you" }, t("seat.youTag")) : null),
+      h("div", { class: "seat-balance", "data-testid": `seat-balance-${index}` }, money(seat.balance, table.edition)),
+      h("div", { class: "tags" }, ...tags)),
+    timer);
+  node.append(info);
+  if (!mine && left !== null && left !== undefined) {
+    const backs = h("div", { class: "backs", "aria-label": t("seat.cardsLeft", { name: displayName(seat), count: left }),
+      role: "img", "data-testid": "opp-cards" });
+    const shown = Math.min(left, 27);
+    for (let i = 0; i < shown; i += 1) backs.append(cardBack());
+    backs.style.setProperty("--n", String(Math.max(1, shown)));
+    node.append(h("div", { class: "opp-hand" }, backs, h("span", { class: "count-badge", "data-testid": "opp-count" }, String(left))));
+  } else if (mine && left !== null && left !== undefined) {
+    info.querySelector(".seat-text").append(h("div", { class: "my-count" }, t("seat.myCards", { count: left })));
+  }
+}
+
+function renderCenter(state, { leave, ready, copyInvite }) {
+  const center = $("#felt-center");
+  center.replaceChildren();
+  const table = state.table;
+  const game = table.game;
+  const seats = table.seats;
+  if (table.phase === "waiting" && seats.some((seat) => seat === null)) {
+    const link = `${location.origin}${location.pathname}?table=${encodeURIComponent(table.id)}`;
+    center.append(h("div", { class: "panel waiting", "data-testid": "waiting" },
+      h("div", { class: "spinner big", "aria-hidden": "true" }),
+      h("h2", {}, t("wait.title")),
+      h("p", {}, t("wait.body")),
+      h("label", { for: "invite-link", class: "invite-label" }, t("invite.label")),
+      h("div", { class: "invite-row" },
+        h("input", { id: "invite-link", readonly: true, value: link, "data-testid": "invite-link",
+          onfocus: (event) => event.target.select() }),
+        h("button", { type: "button", class: "btn secondary", onclick: copyInvite }, t("invite.copy"))),
+      h("button", { type: "button", class: "btn ghost", onclick: leave }, t("wait.back"))));
+    return;
+  }
+  if (!game || table.phase === "ready") {
+    const mine = seats[table.you];
+    const other = seats[opponentSeat(state)];
+    const deadline = mine?.ready_deadline;
+    center.append(h("div", { class: "panel ready-panel", "data-testid": "ready-panel" },
+      h("h2", {}, t("ready.title")),
+      h("p", {}, other ? t("ready.against", { name: displayName(other) }) : ""),
+      mine?.ready
+        ? h("p", { class: "ready-wait" }, h("span", { class: "spinner", "aria-hidden": "true" }), t("ready.waiting", { name: displayName(other) }))
+        : h("button", { type: "button", class: "btn primary big", id: "btn-ready", onclick: ready, "data-testid": "ready" },
+          t("ready.button"), deadline ? h("span", { class: "countdown", "data-ready-deadline": String(deadline) }) : null)));
+    return;
+  }
+  const onTable = game.table;
+  if (!onTable && game.plays.length === 0 && !game.finished) {
+    const flip = game.flip_card ? parseCard(game.flip_card) : null;
+    const leaderText = game.leader === mySeat(state) ? t("deal.youLead") : t("deal.leads", { name: seatName(state, game.leader) });
+    center.append(h("div", { class: "deal-info", "data-testid": "deal-info" },
+      flip ? h("div", { class: "flip" }, h("span", { class: "flip-label" }, t("deal.flip")), cardFace(flip)) : null,
+      h("p", { class: "deal-lead" }, leaderText)));
+    return;
+  }
+  if (onTable) {
+    center.append(tablePlay(state, onTable));
+    fitPlayCards(center.querySelector(".play-cards"), parseCards(onTable.cards).length);
+    return;
+  }
+  if (!game.finished) {
+    const lead = game.to_act === mySeat(state) ? t("round.youLead") : t("round.leads", { name: seatName(state, game.to_act) });
+    center.append(h("div", { class: "round-info", "data-testid": "round-info" }, h("p", {}, lead)));
+  }
+}
+
+/** The play to beat: its cards (a joker marked with what it stands for), who played it, what it is. */
+function tablePlay(state, onTable) {
+  const cards = parseCards(onTable.cards);
+  const combo = onTable.combo;
+  const marks = jokerMarks(cards, combo);
+  const faces = cards.map((card, index) => cardFace(card, { standsFor: marks[index] }));
+  const bomb = isBomb(combo);
+  const labels = [
+    h("span", { class: "play-by" }, seatName(state, onTable.seat)),
+    h("span", { class: "play-desc", "data-testid": "play-desc" }, describeCombo(combo)),
+    bomb ? h("span", { class: "tag tag-bomb" }, phaseText(combo.phase)) : null,
+    onTable.cause && onTable.cause !== "player" ? h("span", { class: "tag tag-cause", "data-testid": "play-cause" }, t(`cause.${onTable.cause}`)) : null,
+  ];
+  const reading = marks.some(Boolean) ? h("div", { class: "play-reading", "data-testid": "play-reading" },
+    t("combo.readsAs", { reading: readingText(combo) })) : null;
+  return h("div", {
+    class: `table-play ${onTable.seat === mySeat(state) ? "from-me" : "from-opp"}${bomb ? " is-bomb" : ""}`,
+    "data-testid": "table-play", "data-cards": onTable.cards,
+    "aria-label": t("table.current", { name: seatName(state, onTable.seat), combo: describeCombo(combo) }),
+  }, h("div", { class: "play-cards" }, ...faces), h("div", { class: "play-label" }, ...labels), reading);
+}
+
+/** Overlap the cards of a play so that even a 12-card bomb fits the table's width. */
+function fitPlayCards(row, count) {
+  if (!row || count < 2) return;
+  const cardWidth = parseFloat(getComputedStyle(row).getPropertyValue("--card-w")) || 70;
+  const room = ($("#felt").clientWidth || window.innerWidth) - 48;
+  const step = Math.max(12, Math.min(cardWidth * 0.52, (room - cardWidth) / (count - 1)));
+  row.style.setProperty("--step", `${step}px`);
+}
+
+function renderBubbles(state) {
+  for (const [index, id] of [[opponentSeat(state), "#bubble-opp"], [mySeat(state), "#bubble-me"]]) {
+    const node = $(id);
+    const bubble = bubbleOf(state, index);
+    node.hidden = !bubble;
+    if (bubble) {
+      node.textContent = t(`bubble.${bubble.cause}`);
+      node.dataset.cause = bubble.cause;
+    }
+  }
+}
+
+function renderHistory(state) {
+  const list = $("#history-list");
+  list.replaceChildren();
+  const game = currentGame(state);
+  const plays = game ? [...game.plays].reverse() : [];
+  $("#history").hidden = !plays.length;
+  for (const entry of plays) {
+    const cards = parseCards(entry.cards);
+    const bomb = isBomb(entry.combo);
+    list.append(h("li", { class: `${entry.seat === mySeat(state) ? "mine" : "theirs"}${bomb ? " bomb" : ""}` },
+      h("span", { class: "h-who" }, seatName(state, entry.seat)),
+      h("span", { class: "h-what" }, describeCombo(entry.combo), bomb ? ` · ${phaseText(entry.combo.phase)}` : ""),
+      h("span", { class: "h-cards", "aria-hidden": "true" }, ...cards.map((card) => miniCard(card))),
+      entry.cause !== "player" ? h("span", { class: "tag tag-cause" }, t(`cause.${entry.cause}`)) : null));
+  }
+}
+
+function renderFlipChip(state) {
+  const chip = $("#flip-chip");
+  const game = currentGame(state);
+  const show = Boolean(game?.flip_card) && (game.plays.length > 0 || game.table);
+  chip.hidden = !show;
+  if (!show) return;
+  chip.replaceChildren(
+    h("span", {}, t("deal.flipShort")), miniCard(parseCard(game.flip_card)),
+    h("span", {}, t("deal.ledBy", { name: seatName(state, game.leader) })));
+}
+
+/** The action buttons, the hosting switch and the hint counter. */
+export function renderActions(state) {
+  const buttons = actionButtons(state);
+  $("#actions").hidden = !buttons.shown;
+  $("#tools").hidden = !buttons.shown;
+  $("#btn-play").disabled = !buttons.play;
+  $("#btn-pass").disabled = !buttons.pass;
+  $("#btn-hint").disabled = !buttons.hint;
+  const hostingButton = $("#btn-hosting");
+  hostingButton.disabled = !buttons.hosting;
+  hostingButton.setAttribute("aria-pressed", buttons.hostingPressed ? "true" : "false");
+  hostingButton.classList.toggle("on", buttons.hostingPressed);
+  $("#hint-count").textContent = hintCount(state);
+  $("#hand").setAttribute("aria-describedby", "play-message");
+  document.body.classList.toggle("my-turn", isMyTurn(state));
+}
+
+export function renderSortLabel(state) {
+  const label = $("#sort-label");
+  label.textContent = state.sort === "rank" ? t("actions.sortRank") : t("actions.sortGroup");
+  $("#btn-sort").setAttribute("aria-label", t("actions.sortHelp", { mode: label.textContent }));
+}
+
+/** The words of the message under the hand. */
+export function messageText(message) {
+  if (message.code) {
+    if (message.code === "does_not_beat") {
+      return message.onTable ? t("err.does_not_beat", { table: describeCombo(message.onTable) }) : t("err.does_not_beat_plain");
+    }
+    return errorText(message.code, message.text);
+  }
+  if (message.hint) {
+    const { index, count, move } = message.hint;
+    const bomb = isBomb(move) ? ` · ${phaseText(move.phase)}` : "";
+    return t("msg.hint", { i: index + 1, n: count, combo: describeCombo(move) + bomb });
+  }
+  if (message.rank) return t(message.key, { rank: rankText(message.rank) });
+  return t(message.key, message.vars);
+}
+
+/** A server error code in the page's words (the server's English for a code it does not know). */
+function errorText(code, text) {
+  const key = `err.${code}`;
+  const known = t(key);
+  return known === key ? t("err.generic", { message: text }) : known;
+}
+
+export function renderMessage(state) {
+  const node = $("#play-message");
+  const message = state.message;
+  node.hidden = !message;
+  if (!message) {
+    node.textContent = "";
+    return;
+  }
+  node.className = `play-message msg-${message.kind}`;
+  node.textContent = messageText(message);
+}
+
+/** Turn timers and ready countdowns, redrawn several times a second. */
+export function renderTimers(now) {
+  for (const timer of document.querySelectorAll(".timer[data-deadline]")) {
+    const { seconds, fraction, urgent } = turnTimer(Number(timer.dataset.deadline), Number(timer.dataset.total), now);
+    timer.querySelector(".timer-text").textContent = String(seconds);
+    timer.style.setProperty("--p", String(fraction));
+    timer.classList.toggle("urgent", urgent);
+  }
+  for (const timer of document.querySelectorAll(".timer.auto")) {
+    timer.querySelector(".timer-text").textContent = "…";
+  }
+  for (const node of document.querySelectorAll("[data-ready-deadline]")) {
+    node.textContent = ` ${secondsUntil(Number(node.dataset.readyDeadline), now)}s`;
+  }
+}
+
+let bannerTimer = null;
+
+/** A banner across the felt (a bomb and its phase). */
+export function showBanner(title, detail, kind) {
+  const banner = $("#banner");
+  banner.replaceChildren(h("span", { class: "banner-title" }, title), h("span", { class: "banner-detail" }, detail));
+  banner.className = `banner show banner-${kind}`;
+  clearTimeout(bannerTimer);
+  bannerTimer = setTimeout(() => { banner.className = "banner"; }, 2200);
+}

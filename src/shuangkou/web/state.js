@@ -1,0 +1,566 @@
+// The client's state: one plain object, never touched by the DOM. Reducers take a state and
+// something that happened (a server message, a key, a click) and return a new state;
+// selectors read what the page shows from it. Renderers (render/*.js) draw a state and
+// app.js wires events to reducers. Nothing here knows the rules: the legal moves (pushed
+// with every state to the seat to act), what a combination is, whether it is a bomb and
+// what its jokers stand for all come from the server.
+
+import { parseCard, sortCards } from "./cards.js";
+
+/** The state of a page that has just loaded. */
+export function initialState({ token = null, invite = null, sort = "rank" } = {}) {
+  return {
+    token,
+    account: null,
+    levels: {},
+    rooms: [],
+    view: null,
+    table: null,
+    invite,
+    connection: { status: "idle", everOpen: false, reconnectAt: 0 },
+    awaitingPong: false,
+    gotState: false,
+    statesOnConnection: 0,
+    sort: sort === "group" ? "group" : "rank",
+    hand: [],
+    selected: [],
+    focusKey: null,
+    hintIndex: -1,
+    hintApplied: null,
+    busy: false,
+    bubbles: [null, null],
+    gameId: null,
+    names: {},
+    message: null,
+    joining: false,
+    leaving: null,
+    dealAnimation: false,
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Selectors: the table
+
+export const mySeat = (state) => (state.table ? state.table.you : null);
+export const opponentSeat = (state) => (state.table && state.table.you !== null ? 1 - state.table.you : null);
+export const currentGame = (state) => (state.table ? state.table.game : null);
+
+/** A game is being played (not over) at our table. */
+export function isPlaying(state) {
+  const game = currentGame(state);
+  return state.table?.phase === "playing" && Boolean(game) && !game.finished;
+}
+
+export function isMyTurn(state) {
+  return isPlaying(state) && state.table.game.to_act === mySeat(state);
+}
+
+/** Hosting (托管) plays for our seat. */
+export function hostingOn(state) {
+  const game = currentGame(state);
+  return Boolean(game && game.hosting[mySeat(state)]);
+}
+
+/** Whether a combination view is a bomb (the server says so). */
+export function isBomb(combo) {
+  return Boolean(combo?.bomb);
+}
+
+/**
+ * Each event's combination as the state's plays show it (with `bomb` and `stands_for`;
+ * events carry the game record's shorter form): the play events of a state are the last
+ * of its plays. Null for an event that is not a play.
+ */
+export function eventCombos(state, events) {
+  const plays = currentGame(state)?.plays || [];
+  let next = plays.length - events.filter((event) => event.type === "play").length;
+  return events.map((event) => {
+    if (event.type !== "play") return null;
+    const view = plays[next++];
+    return view && view.cards === event.cards ? view.combo : event.combo;
+  });
+}
+
+/** Our legal moves, weakest first, when it is our turn (the server pushes them); else none. */
+export function legalMoves(state) {
+  return state.table?.moves || [];
+}
+
+/** What the action buttons allow now. */
+export function actionButtons(state) {
+  const active = isMyTurn(state) && !state.busy;
+  const live = isPlaying(state);
+  const game = currentGame(state);
+  return {
+    shown: live,
+    play: active && state.selected.length > 0,
+    pass: active && Boolean(game?.table),
+    hint: active,
+    hosting: live && game.escaped !== mySeat(state), // an escaped seat stays hosted (R10.1)
+    hostingPressed: hostingOn(state),
+  };
+}
+
+/** The hint counter: "2/7" while cycling through the moves, else "". */
+export function hintCount(state) {
+  const list = legalMoves(state);
+  return state.hintIndex >= 0 && list.length ? `${state.hintIndex + 1}/${list.length}` : "";
+}
+
+/** A seat's name as the server gave it, remembered for a seat that has left: {name, bot}. */
+export function seatInfo(state, index) {
+  return state.table?.seats?.[index] || state.names[index] || null;
+}
+
+// ---------------------------------------------------------------------------
+// Selectors: the hand
+
+/** The hand in display order (by rank, or by groups). */
+export function displayHand(state) {
+  return sortCards(state.hand, state.sort);
+}
+
+export function selectedCards(state) {
+  const chosen = new Set(state.selected);
+  return state.hand.filter((card) => chosen.has(card.key));
+}
+
+function selectionKey(keys) {
+  return [...keys].sort().join(",");
+}
+
+/** The cards of a hand that make up a move: for each rank the move names, the lowest card. */
+function cardsForMove(state, move) {
+  const wanted = move.cards.split(" ").filter(Boolean);
+  const pool = [...displayHand(state)].reverse(); // lowest cards first
+  const chosen = [];
+  for (const rank of wanted) {
+    const card = pool.find((candidate) => candidate.rank === rank && !chosen.includes(candidate.key));
+    if (card) chosen.push(card.key);
+  }
+  return chosen;
+}
+
+// ---------------------------------------------------------------------------
+// Selectors: timers, leaving, the result
+
+/** Milliseconds left before `deadline` (epoch ms), never more than the timer's length. */
+export function remainingMs(deadline, totalSeconds, now) {
+  if (!deadline) return null;
+  return Math.max(0, Math.min(deadline - now, (totalSeconds || 3600) * 1000));
+}
+
+/** A turn timer as drawn: whole seconds left, the fraction of the ring, urgent in the last 5 s. */
+export function turnTimer(deadline, totalSeconds, now) {
+  const total = totalSeconds || 20;
+  const left = remainingMs(deadline, total, now);
+  return { seconds: Math.ceil(left / 1000), fraction: left / (total * 1000), urgent: left <= 5000 };
+}
+
+/** Whole seconds left before a ready deadline. */
+export function secondsUntil(deadline, now) {
+  return Math.max(0, Math.ceil((deadline - now) / 1000));
+}
+
+/** The connection banner: null when hidden, else {status, seconds}. */
+export function connectionBanner(state, now) {
+  const { status, everOpen, reconnectAt } = state.connection;
+  if (!everOpen || (status !== "waiting" && status !== "connecting")) return null;
+  return { status, seconds: status === "waiting" ? secondsUntil(reconnectAt, now) : null };
+}
+
+/**
+ * What the escape dialog says before leaving a game: null when no game is being played
+ * (leaving costs nothing), else the mode, the penalty and whether a card was played.
+ */
+export function escapeDialog(state) {
+  if (!isPlaying(state)) return null;
+  const table = state.table;
+  return { mode: table.escape_mode, penalty: table.escape_penalty, edition: table.edition, played: Boolean(table.game.played?.[table.you]) };
+}
+
+/** The change of balance an escape settled, once the account shows it: {delta, edition} or null. */
+export function escapeSettled(state, account) {
+  const leaving = state.leaving;
+  if (!leaving || leaving.balance === null || !account?.balances) return null;
+  const after = account.balances[leaving.edition];
+  if (after === undefined || after === leaving.balance) return null;
+  return { delta: after - leaving.balance, edition: leaving.edition };
+}
+
+/** The result screen's data, or null when no settlement is shown. */
+export function resultSummary(state) {
+  const table = state.table;
+  const settlement = table?.settlement;
+  if (!table || table.phase !== "settled" || !settlement) return null;
+  const you = table.you;
+  const other = 1 - you;
+  const escape = settlement.result === "escape";
+  let title = settlement.winner === you ? "youWin" : "youLose";
+  if (escape) title = settlement.escaper === you ? "youEscaped" : "oppEscaped";
+  const mine = table.seats[you];
+  const theirs = table.seats[other];
+  return {
+    you,
+    other,
+    won: settlement.winner === you,
+    title,
+    level: escape ? "escape" : settlement.result,
+    delta: settlement.deltas[you],
+    edition: table.edition,
+    penaltyRow: settlement.escaper !== null && settlement.escaper !== undefined,
+    feeRow: settlement.table_fees.some((fee) => fee),
+    cardsLeft: !escape && settlement.loser_cards_left !== null && settlement.loser_cards_left !== undefined
+      ? settlement.loser_cards_left : null,
+    opponent: !theirs ? "left" : theirs.ready ? "ready" : "notReady",
+    ready: Boolean(mine?.ready),
+    readyDeadline: mine?.ready_deadline || null,
+    gameId: table.game_id || "",
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Reducers: the connection and the lobby
+
+/** The link's status changed ("connecting", "open", "waiting" with its delay, "stopped"). */
+export function linkStatus(state, status, now, delay = 0) {
+  const connection = { ...state.connection, status };
+  let next = { ...state, connection };
+  if (status === "open") {
+    connection.everOpen = true;
+    next = { ...next, statesOnConnection: 0 };
+  }
+  if (status === "waiting") connection.reconnectAt = now + delay;
+  return next;
+}
+
+/** `welcome`: the account and the rooms; a `ping` follows to learn whether we are seated. */
+export function receiveWelcome(state, message) {
+  return {
+    ...state,
+    account: message.account ?? state.account,
+    rooms: Array.isArray(message.rooms) ? message.rooms : state.rooms,
+    gotState: false,
+    awaitingPong: true,
+    statesOnConnection: 0,
+  };
+}
+
+/** The `pong` after `welcome` with no `state` before it: not seated. */
+export function isNotSeatedPong(state) {
+  return state.awaitingPong && !state.gotState;
+}
+
+export function receivePong(state) {
+  if (!state.awaitingPong) return state;
+  const next = { ...state, awaitingPong: false };
+  return state.gotState ? next : { ...next, table: null, joining: Boolean(state.invite) };
+}
+
+/** The lobby is shown (joining is over). */
+export function showLobby(state) {
+  return { ...state, view: "lobby", table: null, joining: false };
+}
+
+export function showLoginView(state) {
+  return { ...state, view: "login" };
+}
+
+/** `left`: the connection stays open and the page goes back to the lobby. */
+export function receiveLeft(state) {
+  return showLobby(state);
+}
+
+/** `closed`: the table is gone for every reason but a shutdown. */
+export function receiveClosed(state, reason) {
+  return reason === "shutdown" ? state : { ...state, table: null };
+}
+
+/** The session token is no longer good (or the player signs in again). */
+export function forgetToken(state) {
+  return { ...state, token: null, account: null };
+}
+
+export function signedIn(state, { token, account }) {
+  return { ...state, token, account };
+}
+
+/** `GET /api/me` answered. */
+export function receiveAccount(state, account) {
+  return { ...state, account, levels: account.levels || {} };
+}
+
+export function receiveRooms(state, rooms) {
+  return { ...state, rooms: rooms || state.rooms };
+}
+
+export function joinRequested(state) {
+  return { ...state, joining: true };
+}
+
+export function joinFailed(state) {
+  return { ...state, joining: false };
+}
+
+/** Leaving: remember the balance before, so that the lobby can show what the escape cost. */
+export function leaveRequested(state) {
+  const table = state.table;
+  const seat = table.seats[table.you];
+  return { ...state, leaving: isPlaying(state) ? { edition: table.edition, balance: seat?.balance ?? null } : null };
+}
+
+export function leavingDone(state) {
+  return { ...state, leaving: null };
+}
+
+// ---------------------------------------------------------------------------
+// Reducers: the table
+
+/** Hand cards with keys that stay the same from one state to the next ("QH#1", "QH#2"). */
+function keyedHand(strings) {
+  const seen = {};
+  return strings.map((text) => {
+    seen[text] = (seen[text] || 0) + 1;
+    return { ...parseCard(text), key: `${text}#${seen[text]}` };
+  });
+}
+
+function sameHand(hand, strings) {
+  return hand.length === strings.length && hand.every((card, index) => card.text === strings[index]);
+}
+
+/** `state`: the whole table, after the events that led to it. */
+export function receiveState(state, message) {
+  const table = message.table;
+  const events = message.events || [];
+  let next = {
+    ...state,
+    view: "table",
+    gotState: true,
+    statesOnConnection: state.statesOnConnection + 1,
+    joining: false,
+    busy: false,
+    invite: null,
+  };
+  if (table.game_id !== state.gameId) {
+    next = {
+      ...next,
+      gameId: table.game_id,
+      selected: [],
+      hintIndex: -1,
+      hintApplied: null,
+      bubbles: [null, null],
+      message: null,
+      dealAnimation: events.some((event) => event.type === "deal"),
+    };
+  }
+  if (state.table && state.table.seq !== table.seq) next = { ...next, hintIndex: -1 }; // moves are for one state
+  const names = !state.table || state.table.id !== table.id ? {} : { ...state.names };
+  table.seats.forEach((seat, index) => {
+    if (seat) names[index] = { name: seat.name, bot: seat.bot };
+  });
+  next = { ...next, names, table };
+  for (const event of events) next = applyEvent(next, event);
+  const strings = table.game?.hand || [];
+  if (!sameHand(next.hand, strings)) {
+    const hand = keyedHand(strings);
+    const keys = new Set(hand.map((card) => card.key));
+    next = { ...next, hand, selected: next.selected.filter((key) => keys.has(key)) };
+  }
+  return next;
+}
+
+/** What an event changes in the client's own state (pass bubbles, our play clearing the selection). */
+function applyEvent(state, event) {
+  const bubbles = [...state.bubbles];
+  if (event.type === "play") {
+    bubbles[event.seat] = null;
+    if (event.seat === mySeat(state)) return { ...state, bubbles, selected: [], hintApplied: null, message: null };
+  } else if (event.type === "pass") {
+    bubbles[event.seat] = { cause: event.cause || "player" };
+  } else {
+    return state;
+  }
+  return { ...state, bubbles };
+}
+
+/** The deal has been drawn: later renders do not animate it again. */
+export function dealShown(state) {
+  return state.dealAnimation ? { ...state, dealAnimation: false } : state;
+}
+
+/** The pass bubble of a seat, shown until that seat is to act again. */
+export function bubbleOf(state, index) {
+  const bubble = index === null ? null : state.bubbles[index];
+  return bubble && isPlaying(state) && state.table.game.to_act !== index ? bubble : null;
+}
+
+/** `notice`: the timer ran out (the message stays until the next play), else a toast only. */
+export function receiveNotice(state, message) {
+  if (message.code !== "timed_out") return state;
+  return { ...state, message: { kind: "warn", source: "notice", key: "notice.timedOut", vars: { count: message.count } } };
+}
+
+const PLAY_ERRORS = new Set([
+  "unavailable", "invalid_combination", "does_not_beat", "not_your_turn", "pass_on_lead", "stale", "cards_not_held", "no_cards",
+  "not_playing", "game_over", "unknown_card",
+]);
+
+/**
+ * What an `error` means for the page: "login" (the token is gone), "invite" (the invited
+ * table cannot be joined: back to the lobby), "rejoin" (already seated: reconnect to that
+ * seat), "play" (a refused action, said under the hand) or "toast".
+ */
+export function errorOutcome(state, message) {
+  if (message.code === "invalid_token") return "login";
+  if (state.joining && state.invite) return "invite";
+  if (state.joining && message.code === "already_seated") return "rejoin";
+  if (PLAY_ERRORS.has(message.code) && state.view === "table") return "play";
+  return "toast";
+}
+
+/** `error`: a refusal; nothing changed on the server. */
+export function receiveError(state, message) {
+  const outcome = errorOutcome(state, message);
+  const next = { ...state, busy: false, joining: false };
+  switch (outcome) {
+    case "login":
+      return forgetToken(next);
+    case "invite":
+      return { ...next, invite: null };
+    case "play":
+      return { ...next, message: errorMessage(state, message) };
+    default:
+      return next;
+  }
+}
+
+/** A refused action as the message under the hand (with the combination it did not beat). */
+function errorMessage(state, message) {
+  return { kind: "error", source: "play", code: message.code, text: message.message, onTable: currentGame(state)?.table?.combo || null };
+}
+
+/** A message under the hand: a dictionary key with its values. */
+export function say(state, key, kind = "info", vars = {}) {
+  return { ...state, message: { kind, source: "play", key, vars } };
+}
+
+// ---------------------------------------------------------------------------
+// Reducers: selecting cards
+
+function withSelection(state, selected) {
+  const message = state.message && state.message.source === "notice" ? state.message : null;
+  return { ...state, selected, hintApplied: null, message };
+}
+
+/** Select (`on`) or unselect cards by key. */
+export function setSelected(state, keys, on) {
+  const chosen = new Set(state.selected);
+  for (const key of keys) {
+    if (on) chosen.add(key);
+    else chosen.delete(key);
+  }
+  return withSelection(state, [...chosen]);
+}
+
+export function toggleCard(state, key) {
+  return setSelected(state, [key], !state.selected.includes(key));
+}
+
+export function clearSelection(state) {
+  return withSelection(state, []);
+}
+
+/** A rank key: the next card of that rank is selected (and focused); on a rank fully selected, all unselected. */
+export function selectRank(state, rank) {
+  const cards = displayHand(state).filter((card) => card.rank === rank);
+  if (!cards.length) return { ...state, message: { kind: "info", source: "play", key: "msg.noRank", rank } };
+  const next = cards.find((card) => !state.selected.includes(card.key));
+  if (next) return { ...setSelected(state, [next.key], true), focusKey: next.key };
+  return setSelected(state, cards.map((card) => card.key), false);
+}
+
+/** The card in focus in the hand. */
+export function focusCard(state, key) {
+  return { ...state, focusKey: key };
+}
+
+/** Focus moves by `delta` cards, or to an end (`absolute` 0 or -1). */
+export function moveFocus(state, delta, absolute = null) {
+  const cards = displayHand(state);
+  if (!cards.length) return state;
+  let index = cards.findIndex((card) => card.key === state.focusKey);
+  if (absolute !== null) index = absolute < 0 ? cards.length - 1 : absolute;
+  else index = Math.max(0, Math.min(cards.length - 1, (index < 0 ? 0 : index) + delta));
+  return focusCard(state, cards[index].key);
+}
+
+/** The focused card, kept on a card still in the hand. */
+export function focusedKey(state) {
+  const cards = displayHand(state);
+  if (!cards.length) return null;
+  return cards.some((card) => card.key === state.focusKey) ? state.focusKey : cards[0].key;
+}
+
+export function toggleSort(state) {
+  return { ...state, sort: state.sort === "rank" ? "group" : "rank" };
+}
+
+// ---------------------------------------------------------------------------
+// Reducers: hints and actions
+
+/** H: the next legal move is selected, weakest first, round and round. */
+export function hint(state) {
+  if (!isMyTurn(state)) return say(state, isPlaying(state) ? "msg.notYourTurn" : "err.not_playing");
+  return nextHint(state);
+}
+
+/** Select the next move of the cycle (or say there is none). */
+export function nextHint(state) {
+  const list = legalMoves(state);
+  if (!list.length) return { ...say(clearSelection(state), "msg.noMoves"), hintIndex: -1 };
+  const index = (state.hintIndex + 1) % list.length;
+  const move = list[index];
+  const chosen = cardsForMove(state, move);
+  return {
+    ...state,
+    hintIndex: index,
+    selected: chosen,
+    hintApplied: { key: selectionKey(chosen), kind: move.kind },
+    message: { kind: "hint", source: "play", hint: { index, count: list.length, move } },
+  };
+}
+
+/** Enter: the `play` message to send, or what to say instead ({send} or {state}). */
+export function play(state) {
+  if (!isPlaying(state) || state.busy) return { state };
+  if (!isMyTurn(state)) return { state: say(state, "msg.notYourTurn") };
+  const cards = selectedCards(state);
+  if (!cards.length) return { state: say(state, "msg.selectFirst", "error") };
+  const send = { type: "play", seq: state.table.seq, cards: cards.map((card) => card.text).join(" ") };
+  if (state.hintApplied && state.hintApplied.key === selectionKey(state.selected)) send.as = state.hintApplied.kind;
+  return { state, send };
+}
+
+/** P: the `pass` message to send, or what to say instead. */
+export function pass(state) {
+  if (!isPlaying(state) || state.busy) return { state };
+  if (!isMyTurn(state)) return { state: say(state, "msg.notYourTurn") };
+  if (!currentGame(state).table) return { state: say(state, "msg.leadNoPass") };
+  return { state, send: { type: "pass", seq: state.table.seq } };
+}
+
+/** A play or pass is on its way: the buttons wait for the answer. */
+export function sent(state) {
+  return { ...state, busy: true };
+}
+
+/** After a reconnect, hosting that the connection loss switched on is switched off again. */
+export function shouldResumeControl(state, hostingReason) {
+  const table = state.table;
+  const game = table?.game;
+  if (state.statesOnConnection !== 1 || !game || game.finished || table.phase !== "playing") return false;
+  const seat = table.you;
+  if (seat === null || !game.hosting[seat] || game.escaped === seat) return false; // an escape stays hosted (R10.1)
+  return hostingReason !== "player" && hostingReason !== "timeout";
+}
