@@ -18,7 +18,7 @@ import json
 import random
 import secrets
 from bisect import insort
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Literal, NamedTuple, NotRequired
@@ -210,7 +210,14 @@ class Event:
     on: bool = False
 
     def to_dict(self) -> dict[str, object]:
-        """JSON form (cards as strings, the combination as :meth:`Combo.to_dict`)."""
+        """JSON form, as game records keep it (cards as strings, the combination as :meth:`Combo.to_dict`)."""
+        return self._form(Combo.to_dict)
+
+    def view(self) -> dict[str, object]:
+        """JSON form sent to players: :meth:`to_dict` with the combination as :meth:`Combo.view`."""
+        return self._form(Combo.view)
+
+    def _form(self, combo_form: Callable[[Combo], Mapping[str, object]]) -> dict[str, object]:
         data: dict[str, object] = {"type": self.type}
         if self.seat is not None:
             data["seat"] = self.seat
@@ -219,7 +226,7 @@ class Event:
         if self.type == "play":
             data["cards"] = format_cards(self.cards)
             assert self.combo is not None
-            data["combo"] = self.combo.to_dict()
+            data["combo"] = combo_form(self.combo)
         elif self.type == "timeout":
             data["count"] = self.count
         elif self.type == "hosting":

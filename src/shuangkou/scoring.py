@@ -42,7 +42,7 @@ from typing import Literal, Protocol, TypeVar
 
 from typing_extensions import TypedDict  # pydantic reads it for the protocol schema on Python < 3.12
 
-from .combos import Combo, ComboDict, Kind
+from .combos import Combo, ComboView, Kind
 from .config import RoomConfig, TeamResult
 from .errors import Refusal
 
@@ -97,8 +97,8 @@ class BombLike(Protocol):
     def combo(self) -> Combo: ...
 
 
-class BombView(ComboDict):
-    """JSON form of a bomb played: its play number and the combination (:meth:`Combo.to_dict`)."""
+class BombView(ComboView):
+    """JSON form of a bomb played: its play number and the combination (:meth:`Combo.view`)."""
 
     play_index: int
 
@@ -155,8 +155,8 @@ class BombPlay:
             raise ScoringError("bad_settlement", f"{self.combo} is not a bomb")
 
     def to_dict(self) -> BombView:
-        """JSON form: the play number and :meth:`Combo.to_dict`."""
-        return {"play_index": self.play_index, **self.combo.to_dict()}
+        """JSON form: the play number and :meth:`Combo.view`."""
+        return {"play_index": self.play_index, **self.combo.view()}
 
 
 @dataclass(frozen=True, slots=True)

@@ -606,7 +606,7 @@ class Table:
             # pass the turn (hosting switched, a player reconnecting) leave pending moves valid.
             self.turn_key, self.turn_seq = turn, self.seq
         self._arm_turn()
-        encoded = [event.to_dict() for event in events]
+        encoded = [event.view() for event in events]
         for index, seat in enumerate(self.seats):
             if seat is not None and seat.connection is not None:
                 seat.connection.send({"type": "state", "events": encoded, "table": table_view(self, index)})

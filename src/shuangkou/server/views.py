@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Literal, NotRequired, cast
 import orjson
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
-from ..combos import ComboDict, ComboView
+from ..combos import ComboView
 from ..game import Game, GameView
 from ..scoring import SettlementView
 from .render import moves_json
@@ -42,7 +42,7 @@ class EventView(TypedDict):
     seat: NotRequired[int]
     cause: NotRequired[str]
     cards: NotRequired[str]
-    combo: NotRequired[ComboDict]
+    combo: NotRequired[ComboView]
     count: NotRequired[int]
     on: NotRequired[bool]
     flip_card: NotRequired[str | None]
