@@ -33,3 +33,11 @@ test("combinations are named from the server's reading", () => {
   assert.equal(describeCombo(combo("bomb", "Q", "Q Q Q Q BJ", { phase: 5, reading: "Q Q Q Q Q", bomb: true })), "5-card bomb of Q");
   assert.equal(describeCombo(null), "");
 });
+
+test("a serial bomb is named by the width the server gives, not by arithmetic on its phase", () => {
+  const irregular = combo("serial_bomb", "7", "3 3 3 3 4 4 4 4 5 5 5 5 6 6 6 6 7 7 7 7 7", {
+    phase: 9, length: 5, bomb: true, width: 4, reading: "3 3 3 3 4 4 4 4 5 5 5 5 6 6 6 6 7 7 7 7 7",
+  });
+  assert.equal(describeCombo(irregular), "4-phase 5-serial bomb 3–7");
+  assert.equal(describeCombo({ ...irregular, width: 5 }), "5-phase 5-serial bomb 3–7", "the name follows the server's width");
+});

@@ -260,20 +260,6 @@ test("no legal move: the selection is cleared and the page says so", () => {
   assert.equal(S.hintCount(state), "");
 });
 
-test("a state's play events are paired with its plays' combination views", () => {
-  const view = bomb("Q", 5);
-  const record = { kind: "bomb", length: 1, top: "Q", phase: 5, cards: view.cards, reading: view.reading }; // no `bomb`
-  const last = { index: 2, seat: 1, cards: "QH QH QS QD QC", combo: view, cause: "player" };
-  const state = seated({ onTable: last });
-  const events = [{ type: "pass", seat: 0, cause: "player" }, { type: "play", seat: 1, cause: "player", cards: last.cards, combo: record }];
-  const combos = S.eventCombos(state, events);
-  assert.equal(combos[0], null);
-  assert.deepEqual(combos[1], view);
-  assert.equal(S.isBomb(combos[1]), true);
-  const unknown = { type: "play", seat: 1, cause: "player", cards: "3H", combo: single("3") };
-  assert.deepEqual(S.eventCombos(state, [unknown]), [single("3")], "a play not among the plays keeps the event's own combination");
-});
-
 test("bombs are what the server marks as bombs", () => {
   assert.equal(S.isBomb(bomb("Q", 5)), true);
   assert.equal(S.isBomb(pair("Q")), false);

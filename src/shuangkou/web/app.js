@@ -247,8 +247,7 @@ function onState(message) {
   state = S.receiveState(state, message);
   if (state.gameId !== before.gameId) forgetOldHosting(state.gameId);
   const events = message.events || [];
-  const combos = S.eventCombos(state, events);
-  events.forEach((event, index) => tellEvent(event, combos[index]));
+  events.forEach(tellEvent);
   resumeControl();
   renderView(state);
   renderTopbar(state, actions);
@@ -276,7 +275,8 @@ function forgetOldHosting(current) {
 }
 
 /** What an event says to the player: announcements, toasts, the bomb banner (a play's `combo` view). */
-function tellEvent(event, combo) {
+function tellEvent(event) {
+  const combo = event.combo;
   const seat = event.seat;
   const me = S.mySeat(state);
   const name = seatName(state, seat);

@@ -127,7 +127,7 @@ export function describeCombo(combo) {
     case "bomb": text = t("combo.bomb", { n: size, r: top }); break;
     case "joker_bomb": text = t(size >= 4 ? "combo.joker_bomb4" : "combo.joker_bomb3"); break;
     case "serial_bomb":
-      text = t("combo.serial_bomb", { x: combo.phase - combo.length, y: combo.length, lo: low, hi: top });
+      text = t("combo.serial_bomb", { x: combo.width, y: combo.length, lo: low, hi: top });
       break;
     default: text = combo.kind;
   }

@@ -66,21 +66,6 @@ export function isBomb(combo) {
   return Boolean(combo?.bomb);
 }
 
-/**
- * Each event's combination as the state's plays show it (with `bomb` and `stands_for`;
- * events carry the game record's shorter form): the play events of a state are the last
- * of its plays. Null for an event that is not a play.
- */
-export function eventCombos(state, events) {
-  const plays = currentGame(state)?.plays || [];
-  let next = plays.length - events.filter((event) => event.type === "play").length;
-  return events.map((event) => {
-    if (event.type !== "play") return null;
-    const view = plays[next++];
-    return view && view.cards === event.cards ? view.combo : event.combo;
-  });
-}
-
 /** Our legal moves, weakest first, when it is our turn (the server pushes them); else none. */
 export function legalMoves(state) {
   return state.table?.moves || [];
