@@ -18,7 +18,7 @@ def test_a_tiny_load_run_plays_without_errors() -> None:
     assert report.actions > 10
     assert report.latency_ms["count"] == report.actions
     assert 0 < report.latency_ms["p50"] <= report.latency_ms["p99"] <= report.latency_ms["max"]
-    assert report.hint_ms["count"] >= report.actions  # every measured action was asked a hint in the window
+    assert report.hint_ms.get("count", 0) == 0  # the bots play from the moves the server pushes with the state
     assert report.server_cpu_percent is not None and report.server_cpu_percent > 0
     assert all(mb is not None and mb > 10 for mb in report.server_memory_mb)
     data = report.to_dict()

@@ -1,15 +1,16 @@
 """A load test of the game server: many bot players over real WebSockets on this machine.
 
 Each table is two bot clients matched by quick match (human against human). A bot acts
-like a player: when it is its turn it waits a think time, asks for a ``hint``, plays one of
-the weakest moves (or passes) against the current state number, and gets ready again after
+like a player: when it is its turn it waits a think time, takes the legal moves the server
+pushed with the state (as the browser does; from a server that does not push them it asks
+for a ``hint``), plays one of the weakest moves (or passes) against the current state number, and gets ready again after
 each game. With the default think time of about one second each table makes about one
 action per second.
 
 The test measures, over a window after a warm-up:
 
 - action latency: from sending ``play``/``pass`` to receiving the ``state`` that shows it
-  (p50, p95, p99, max), and the ``hint`` round trip;
+  (p50, p95, p99, max), and the ``hint`` round trip where hints are asked;
 - actions per second, games finished, errors by code (error messages, unexpected closes,
   timeouts);
 - CPU of the server process (from ``/proc``) and of the load generator itself.
@@ -247,7 +248,7 @@ class _Bot:
         self.sent: tuple[int, float, bool] | None = None  # (state number, time, in the window) of a play/pass
         self.hint_reply: asyncio.Future[dict[str, Any]] | None = None
         self.busy = False  # a think-and-act step is running: never two at once
-        self.asked_in_window = False  # the last hint was asked inside the measured window
+        self.asked_in_window = False  # the last move was chosen inside the measured window
         self.readied: str | None = None  # the game id (or "-") this bot has sent ready after
         self.tasks: set[asyncio.Task[None]] = set()
         self.reader: asyncio.Task[None] | None = None
@@ -300,7 +301,7 @@ class _Bot:
         self.table = table
         seq = table["seq"]
         if self.sent is not None and seq > self.sent[0]:
-            if run.measuring and self.sent[2]:  # sent (and its hint asked) inside the window
+            if run.measuring and self.sent[2]:  # sent (and its move chosen) inside the window
                 run.latencies.append(time.perf_counter() - self.sent[1])
                 run.actions += 1
             self.sent = None
@@ -345,6 +346,24 @@ class _Bot:
         await self.think()
         if self.table is None or self.table["seq"] != seq or run.stopping:
             return
+        moves = self.table.get("moves")
+        if moves is not None:  # the server pushed the mover's moves with the state, as the browser reads them
+            self.asked_in_window = run.measuring
+        else:  # a server that does not push them: ask for a hint (one round trip)
+            moves = await self.ask_hint(seq)
+            if moves is None:
+                return
+        if moves:
+            move = moves[self.rng.randrange(min(3, len(moves)))]
+            message = {"type": "play", "seq": seq, "cards": move["cards"], "as": move["kind"]}
+        else:
+            message = {"type": "pass", "seq": seq}
+        self.sent = (seq, time.perf_counter(), self.asked_in_window)
+        await self.send(message)
+
+    async def ask_hint(self, seq: int) -> list[dict[str, Any]] | None:
+        """The moves a ``hint`` answers for state ``seq``; None when the state moved on meanwhile."""
+        run = self.run
         self.hint_reply = asyncio.get_running_loop().create_future()
         asked = time.perf_counter()
         await self.send({"type": "hint"})
@@ -353,20 +372,14 @@ class _Bot:
         except TimeoutError:
             run.error("hint_timeout")
             self.scheduled = None
-            return
+            return None
         self.asked_in_window = run.measuring and asked >= run.window_start
         if self.asked_in_window:
             run.hint_latencies.append(time.perf_counter() - asked)
-        if self.table["seq"] != seq or hint["seq"] != seq:
-            return  # the state moved on (a timer); the next state plans again
-        moves = hint["moves"]
-        if moves:
-            move = moves[self.rng.randrange(min(3, len(moves)))]
-            message = {"type": "play", "seq": seq, "cards": move["cards"], "as": move["kind"]}
-        else:
-            message = {"type": "pass", "seq": seq}
-        self.sent = (seq, time.perf_counter(), self.asked_in_window)
-        await self.send(message)
+        if self.table is None or self.table["seq"] != seq or hint["seq"] != seq:
+            return None  # the state moved on (a timer); the next state plans again
+        moves: list[dict[str, Any]] = hint["moves"]
+        return moves
 
     async def close(self) -> None:
         for task in list(self.tasks):
