@@ -374,7 +374,8 @@ def my_turn(table: dict[str, Any]) -> bool:
 async def act(player: Player, choose: Chooser, timeout: float = 20.0) -> dict[str, Any]:
     """Make the move ``choose`` picks on the player's turn (which it must be); returns the view after it."""
     assert player.table is not None and my_turn(player.table)
-    moves = await player.hint()  # the views sent before the hint's answer have been received
+    await player.settle_quietly()  # every view sent before has been received
+    moves = await player.hint()  # for the state shown: pushed after it, or asked for
     table = player.table
     if not my_turn(table):  # the state moved on meanwhile (e.g. hosting)
         return table
@@ -383,7 +384,7 @@ async def act(player: Player, choose: Chooser, timeout: float = 20.0) -> dict[st
     if move is None:
         await player.pass_turn()
     else:
-        await player.play(move["cards"], move["kind"])
+        await player.play(move["cards"], move["as"])
     return await player.until(lambda t: t["seq"] > seq, timeout)
 
 

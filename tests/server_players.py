@@ -42,7 +42,7 @@ async def play_turns(pair: tuple[Client, Client], count: int) -> None:
         moves = await mover.hint()
         before = mover.seq
         if moves:
-            await mover.play(moves[0]["cards"], moves[0]["kind"])
+            await mover.play(moves[0]["cards"], moves[0]["as"])
         else:
             await mover.pass_turn()
         await mover.until(lambda table, before=before: table["seq"] > before)

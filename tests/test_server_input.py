@@ -215,7 +215,7 @@ def test_stale_actions_are_never_applied(server: RunningServer) -> None:
         players = await start_game(server)
         ana, bo = to_act(players)
         moves = await ana.hint()
-        message = {"type": "play", "seq": ana.seq, "cards": moves[0]["cards"], "as": moves[0]["kind"]}
+        message = {"type": "play", "seq": ana.seq, "cards": moves[0]["cards"], "as": moves[0]["as"]}
         # Sent twice at once: applied once, the second is stale.
         await ana.send(message)
         await ana.send(message)
@@ -237,7 +237,7 @@ def test_stale_actions_are_never_applied(server: RunningServer) -> None:
         # Every applied action was stored once: as many as the game counts.
         stored = await stored_actions(server, ana)
         assert len(stored) == (ana.table or {})["game"]["seq"]
-        assert stored[0] == {"seat": ana.seat, "play": stored[0]["play"], "as": moves[0]["kind"]}
+        assert stored[0] == {"seat": ana.seat, "play": stored[0]["play"], "as": moves[0]["as"]}
 
     run(scenario())
 
@@ -275,7 +275,7 @@ def test_changes_that_do_not_pass_the_turn_leave_a_move_valid(server: RunningSer
         await ana.until(lambda t: t["seq"] == turn_began + 2 and not t["game"]["hosting"][bo.seat or 0])
         assert (ana.table or {})["turn_deadline"] == deadline  # the turn timer runs on (R11.3)
         await refused(ana, {"type": "pass", "seq": turn_began - 1}, "stale")
-        await ana.send({"type": "play", "seq": turn_began, "cards": moves[0]["cards"], "as": moves[0]["kind"]})
+        await ana.send({"type": "play", "seq": turn_began, "cards": moves[0]["cards"], "as": moves[0]["as"]})
         await ana.until(lambda t: t["game"]["plays"] and t["game"]["plays"][-1]["seat"] == ana.seat)
         stored = await stored_actions(server, ana)
         assert [action.get("play") is not None for action in stored] == [False, False, True]

@@ -392,7 +392,7 @@ def test_escape_in_settle_mode_ends_and_settles_the_game(server: RunningServer) 
                 if my_turn(player.table or {}):
                     seq = player.seq
                     moves = await player.hint()
-                    await player.play(moves[0]["cards"], moves[0]["kind"])
+                    await player.play(moves[0]["cards"], moves[0]["as"])
                     await player.until(lambda t, seq=seq: t["seq"] > seq)
                     await (bo if player is ana else ana).until(lambda t, seq=seq: t["seq"] > seq)
         left = await ana.leave()

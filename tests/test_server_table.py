@@ -91,6 +91,13 @@ class Harness:
         self.store.close()
 
 
+def pushed_moves(game: Game) -> list[dict[str, str]]:
+    """The moves the mover's state carries: each legal move once as the body of a play
+    (cards and kind), weakest first."""
+    bodies = [(move.view()["cards"], move.kind) for move in game.legal_moves()]
+    return [{"cards": cards, "as": kind} for cards, kind in dict.fromkeys(bodies)]
+
+
 def _seed_where_the_flip_card_picks_seat_0(config: RoomConfig) -> int:
     """A seed whose second deal (seed + 1) is led by seat 0 when no winner is remembered."""
     return next(seed for seed in range(100) if Game.deal(config, seed + 1).leader == 0)
@@ -184,7 +191,7 @@ def test_R2_1_a_newcomer_in_the_departed_winners_seat_does_not_lead(tmp_path: Pa
     asyncio.run(scenario())
 
 
-def test_the_mover_alone_gets_its_legal_moves_with_the_state(tmp_path: Path) -> None:
+def test_the_mover_alone_gets_its_legal_moves_after_the_state(tmp_path: Path) -> None:
     async def scenario() -> None:
         harness = Harness(tmp_path, load_config("points"), seed=11)
         harness.table.start()
@@ -196,38 +203,35 @@ def test_the_mover_alone_gets_its_legal_moves_with_the_state(tmp_path: Path) -> 
         game = harness.game
         seats = [ann, bob]
         mover, other = seats[game.to_act], seats[1 - game.to_act]
-        expected = [move.view() for move in game.legal_moves()]
+        expected = pushed_moves(game)
         assert expected
-        dealt = [client.drain()[-1]["table"] for client in (mover, other, sue)]
-        assert all(table["game"] is not None and table["game"]["seq"] == 0 for table in dealt)
-        assert dealt[0]["moves"] == expected and dealt[0]["game"]["to_act"] == dealt[0]["you"]
-        assert dealt[1]["moves"] is None and dealt[2]["moves"] is None
+        pushed = await mover.receive("hint")  # unasked, after the state it is for
+        dealt = [message for message in mover.log if message["type"] == "state"][-1]["table"]
+        assert dealt["game"]["seq"] == 0 and dealt["game"]["to_act"] == dealt["you"]
+        assert pushed == {"type": "hint", "seq": dealt["seq"], "moves": expected}
+        assert "moves" not in dealt  # a state carries no moves: they come apart
 
         harness.table.tell(Received(mover.connection, HintMessage(type="hint")))
-        assert (await mover.receive("hint"))["moves"] == expected  # the hint answers the same moves
+        assert (await mover.receive("hint"))["moves"] == expected  # asked again: the same moves
         harness.table.tell(Received(other.connection, HintMessage(type="hint")))
         assert (await other.receive("hint"))["moves"] == []
 
         harness.table.tell(Received(mover.connection, HostingMessage(type="hosting", on=True)))
         hosted = await mover.receive("state")
         assert hosted["table"]["game"]["hosting"][game.to_act] is True
-        assert hosted["table"]["moves"] is None  # hosting plays the seat: no moves to choose from
-
+        await asyncio.sleep(0.05)
         for client in (ann, bob, sue):
-            for message in client.drain():
-                table = message.get("table")
-                if message["type"] != "state" or table is None or table["game"] is None:
-                    continue
-                view = table["game"]
-                you = table["you"]
-                if you is None:
-                    assert "hand" not in view and table["moves"] is None
-                    continue
-                assert view["seat"] == you and len(view["hand"]) == len(game.hands[you])
-                held = sorted(str(card.rank) for card in game.hands[you])
-                for move in table["moves"] or []:
-                    needed = [str(card.rank) for card in parse_cards(move["cards"])]
-                    assert all(needed.count(rank) <= held.count(rank) for rank in needed)  # its own cards
+            hints = [message for message in client.drain() if message["type"] == "hint"]
+            if client is mover:  # the pushed one and the asked one; none once hosting plays the seat
+                assert [message["seq"] for message in hints] == [dealt["seq"], dealt["seq"]]
+            elif client is other:
+                assert [message["moves"] for message in hints] == [[]]  # only the one it asked for
+            else:
+                assert hints == []
+        held = sorted(str(card.rank) for card in game.hands[game.to_act])
+        for move in expected:
+            needed = [str(card.rank) for card in parse_cards(move["cards"])]
+            assert all(needed.count(rank) <= held.count(rank) for rank in needed)  # its own cards
         await harness.close()
 
     asyncio.run(scenario())
@@ -244,17 +248,18 @@ def test_the_first_turn_of_a_new_game_gets_its_own_moves(tmp_path: Path) -> None
         await harness.ready(ann, bob)
         leader = harness.game.leader
         mover, other = [ann, bob][leader], [ann, bob][1 - leader]
-        first = mover.drain()[-1]["table"]["moves"]
-        assert first == [move.view() for move in harness.game.legal_moves()]
+        first = (await mover.receive("hint"))["moves"]
+        assert first == pushed_moves(harness.game)
         harness.table.tell(Received(other.connection, LeaveMessage(type="leave")))  # an escape before any play
         await other.receive("left")
         again = await harness.sit("Carl")  # in the escaper's seat
         await harness.ready(again, mover)
         game = harness.game
         assert game.leader == leader and game.plays == []  # the same turn of the game as before
-        expected = [move.view() for move in game.legal_moves()]
+        expected = pushed_moves(game)
         assert expected != first
-        assert mover.drain()[-1]["table"]["moves"] == expected
+        pushed = await mover.receive("hint")
+        assert pushed["moves"] == expected and pushed["seq"] == harness.table.seq
         await harness.close()
 
     asyncio.run(scenario())

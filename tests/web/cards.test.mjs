@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { describeCombo, jokerMarks, parseCard, parseCards, sortCards } from "../../src/shuangkou/web/cards.js";
+import { describeCombo, describeMove, jokerMarks, rankText, parseCard, parseCards, sortCards } from "../../src/shuangkou/web/cards.js";
 import { combo } from "./fixtures.mjs";
 
 test("card strings parse to rank, suit and colour", () => {
@@ -32,6 +32,11 @@ test("combinations are named from the server's reading", () => {
   assert.equal(describeCombo(combo("straight", "9", "5 6 7 8 SJ", { length: 5, reading: "5 6 7 8 9" })), "Straight 5–9");
   assert.equal(describeCombo(combo("bomb", "Q", "Q Q Q Q BJ", { phase: 5, reading: "Q Q Q Q Q", bomb: true })), "5-card bomb of Q");
   assert.equal(describeCombo(null), "");
+});
+
+test("a pushed move is named by its kind and its cards, jokers as the page names them", () => {
+  assert.equal(describeMove({ cards: "5 6 7 8 BJ", as: "straight" }), "Straight · 5 6 7 8 Big joker".replace("Big joker", rankText("BJ")));
+  assert.equal(describeMove({ cards: "Q Q Q Q", as: "bomb" }), "Bomb · Q Q Q Q");
 });
 
 test("a serial bomb is named by the width the server gives, not by arithmetic on its phase", () => {

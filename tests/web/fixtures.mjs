@@ -6,6 +6,8 @@ export const combo = (kind, top, cards, { phase = 0, length = 1, reading = cards
 });
 export const single = (rank) => combo("single", rank, rank);
 export const pair = (rank) => combo("pair", rank, `${rank} ${rank}`);
+/** A legal move as the server pushes it: the body of a play. */
+export const move = (kind, cards) => ({ cards, as: kind });
 export const bomb = (rank, size) => combo("bomb", rank, Array(size).fill(rank).join(" "), { phase: size, bomb: true, width: 1 });
 
 const seat = (name, extra = {}) => ({
@@ -16,7 +18,7 @@ const seat = (name, extra = {}) => ({
 export function table({
   id = "T1", seq = 5, gameId = "g1", you = 0, toAct = 0, hand = ["3H", "3S", "5C", "QH", "QD", "SJ"], onTable = null,
   cardsLeft = [27, 27], phase = "playing", seats = [seat("Ann"), seat("Bob")], escapeMode = "settle", settlement = null,
-  hosting = [false, false], finished = false, escaped = null, deadline = 1_000_000, moves = null, played = [false, false],
+  hosting = [false, false], finished = false, escaped = null, deadline = 1_000_000, played = [false, false],
 } = {}) {
   return {
     id, room: "points", edition: "points", seq, phase, you, seats,
@@ -25,7 +27,6 @@ export function table({
       table: onTable, plays: onTable ? [onTable] : [], timeouts: [0, 0], hosting, finished,
       winner: null, result: null, escaped, played, seat: you, hand,
     },
-    moves,
     game_id: gameId, turn_seconds: 20, turn_deadline: deadline, escape_penalty: 720, escape_mode: escapeMode,
     settlement,
   };

@@ -4,9 +4,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import * as S from "../../src/shuangkou/web/state.js";
-import { bomb, pair, settlement, single, stateMessage, table } from "./fixtures.mjs";
+import { bomb, move, pair, settlement, single, stateMessage, table } from "./fixtures.mjs";
 
-const seated = (options = {}, events = []) => S.receiveState(S.initialState(), stateMessage(options, events));
+const seated = ({ moves = null, ...options } = {}, events = []) => {
+  const state = S.receiveState(S.initialState(), stateMessage(options, events));
+  return moves ? S.receiveHint(state, { type: "hint", seq: state.table.seq, moves }) : state;
+};
 const play = (seat, combo, cause = "player") => ({ type: "play", seat, cause, cards: combo.cards, combo });
 const onTable = (seat, combo) => ({ index: 1, seat, cards: combo.cards, combo, cause: "player" });
 
@@ -224,13 +227,13 @@ test("play and pass: what is sent, or what is said instead", () => {
 });
 
 test("hints cycle through the pushed moves weakest first and wrap around", () => {
-  const moves = [single("3"), pair("3"), pair("Q")];
+  const moves = [move("single", "3"), move("pair", "3 3"), move("pair", "Q Q")];
   let state = seated({ moves });
   assert.equal(S.hintCount(state), "");
   state = S.hint(state);
   assert.deepEqual(state.selected, ["3H#1"], "the lowest card of the rank");
   assert.equal(S.hintCount(state), "1/3");
-  assert.deepEqual(state.message.hint, { index: 0, count: 3, move: single("3") });
+  assert.deepEqual(state.message.hint, { index: 0, count: 3, move: move("single", "3") });
   state = S.hint(state);
   assert.deepEqual(state.selected.sort(), ["3H#1", "3S#1"]);
   assert.deepEqual(S.play(state).send, { type: "play", seq: 5, cards: "3H 3S", as: "pair" });
@@ -240,10 +243,11 @@ test("hints cycle through the pushed moves weakest first and wrap around", () =>
 });
 
 test("the cycle starts again with the moves of each new state; not our turn, no hint", () => {
-  let state = S.hint(S.hint(seated({ moves: [single("3"), single("5")] })));
+  let state = S.hint(S.hint(seated({ moves: [move("single", "3"), move("single", "5")] })));
   assert.equal(S.hintCount(state), "2/2");
-  state = S.receiveState(state, stateMessage({ seq: 6, moves: [single("5"), single("Q")] }));
+  state = S.receiveState(state, stateMessage({ seq: 6 }));
   assert.equal(S.hintCount(state), "", "moves are for one state");
+  state = S.receiveHint(state, { type: "hint", seq: 6, moves: [move("single", "5"), move("single", "Q")] });
   state = S.hint(state);
   assert.deepEqual(state.selected, ["5C#1"]);
   assert.equal(S.hintCount(state), "1/2");
@@ -251,6 +255,20 @@ test("the cycle starts again with the moves of each new state; not our turn, no 
   assert.equal(waiting.message.key, "msg.notYourTurn");
   assert.deepEqual(waiting.selected, []);
   assert.equal(S.hint(seated({ phase: "settled", finished: true })).message.key, "err.not_playing");
+});
+
+test("H before the moves arrive is answered when they come; moves for an older state are ignored", () => {
+  let state = S.hint(seated());
+  assert.equal(state.hintWanted, true);
+  assert.deepEqual(state.selected, []);
+  state = S.receiveHint(state, { type: "hint", seq: 4, moves: [move("single", "3")] });
+  assert.equal(state.hintWanted, true, "seq 4 is not the state shown (5)");
+  state = S.receiveHint(state, { type: "hint", seq: 5, moves: [move("single", "5"), move("pair", "Q Q")] });
+  assert.equal(state.hintWanted, false);
+  assert.deepEqual(state.selected, ["5C#1"], "the press took the first move");
+  assert.equal(S.hintCount(state), "1/2");
+  const passed = S.receiveState(S.hint(seated()), stateMessage({ seq: 6, toAct: 1 }));
+  assert.equal(passed.hintWanted, false, "a press is forgotten once the turn has passed");
 });
 
 test("no legal move: the selection is cleared and the page says so", () => {

@@ -51,6 +51,7 @@ class Client:
         self.socket: ClientConnection | None = None
         self.table: dict[str, Any] | None = None
         self.events: list[dict[str, Any]] = []
+        self.moves: dict[str, Any] | None = None  # the last hint: legal moves for its state seq
         self.inbox: list[dict[str, Any]] = []
 
     @classmethod
@@ -88,7 +89,9 @@ class Client:
             self.table = message["table"]
             self.events.extend(message["events"])
         else:
-            if message["type"] == "left":
+            if message["type"] == "hint":
+                self.moves = message
+            elif message["type"] == "left":
                 self.table = None  # back in the lobby
             self.inbox.append(message)
         return message
@@ -138,9 +141,17 @@ class Client:
         await self.send({"type": "pass", "seq": self.seq})
 
     async def hint(self) -> list[dict[str, Any]]:
-        """The legal moves, weakest first."""
-        await self.send({"type": "hint"})
-        moves: list[dict[str, Any]] = (await self.expect("hint"))["moves"]
+        """The legal moves for the state shown, weakest first: those the server pushed after
+        it, or else asked for."""
+        def current() -> dict[str, Any] | None:
+            fresh = self.moves is not None and self.table is not None and self.moves["seq"] == self.table["seq"]
+            return self.moves if fresh else None
+
+        if current() is None:
+            await self.send({"type": "hint"})
+            while (await self.expect("hint")) is not current():
+                pass  # one for an older state (pushed before ours was asked)
+        moves: list[dict[str, Any]] = self.moves["moves"] if self.moves is not None else []
         return moves
 
     async def hosting(self, on: bool) -> None:

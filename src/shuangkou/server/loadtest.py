@@ -2,9 +2,9 @@
 
 Each table is two bot clients matched by quick match (human against human). A bot acts
 like a player: when it is its turn it waits a think time, takes the legal moves the server
-pushed with the state (as the browser does; from a server that does not push them it asks
-for a ``hint``), plays one of the weakest moves (or passes) against the current state number, and gets ready again after
-each game. With the default think time of about one second each table makes about one
+pushed after the state in a ``hint`` (as the browser does; from a server that does not push
+them it asks for one), plays one of the weakest moves (or passes) against the current state
+number, and gets ready again after each game. With the default think time of about one second each table makes about one
 action per second.
 
 The test measures, over a window after a warm-up:
@@ -247,6 +247,7 @@ class _Bot:
         self.scheduled: int | None = None  # the state number an action is planned for
         self.sent: tuple[int, float, bool] | None = None  # (state number, time, in the window) of a play/pass
         self.hint_reply: asyncio.Future[dict[str, Any]] | None = None
+        self.pushed: dict[str, Any] | None = None  # the last hint received, pushed or asked for
         self.busy = False  # a think-and-act step is running: never two at once
         self.asked_in_window = False  # the last move was chosen inside the measured window
         self.readied: str | None = None  # the game id (or "-") this bot has sent ready after
@@ -281,6 +282,7 @@ class _Bot:
                 if kind == "state":
                     self.on_state(message["table"])
                 elif kind == "hint":
+                    self.pushed = message
                     if self.hint_reply is not None and not self.hint_reply.done():
                         self.hint_reply.set_result(message)
                 elif kind == "error":
@@ -346,8 +348,8 @@ class _Bot:
         await self.think()
         if self.table is None or self.table["seq"] != seq or run.stopping:
             return
-        moves = self.table.get("moves")
-        if moves is not None:  # the server pushed the mover's moves with the state, as the browser reads them
+        if self.pushed is not None and self.pushed["seq"] == seq:  # pushed after the state, as the browser reads them
+            moves = self.pushed["moves"]
             self.asked_in_window = run.measuring
         else:  # a server that does not push them: ask for a hint (one round trip)
             moves = await self.ask_hint(seq)
@@ -355,7 +357,8 @@ class _Bot:
                 return
         if moves:
             move = moves[self.rng.randrange(min(3, len(moves)))]
-            message = {"type": "play", "seq": seq, "cards": move["cards"], "as": move["kind"]}
+            kind = move["as"] if "as" in move else move["kind"]  # an older server answers whole combinations
+            message = {"type": "play", "seq": seq, "cards": move["cards"], "as": kind}
         else:
             message = {"type": "pass", "seq": seq}
         self.sent = (seq, time.perf_counter(), self.asked_in_window)

@@ -14,9 +14,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
-from ..combos import ComboView, Kind
+from ..combos import Kind
 from ..errors import ErrorBody, ErrorCode, Refusal
-from .views import AccountView, EventView, RoomSummary, TableView
+from .views import AccountView, EventView, MoveView, RoomSummary, TableView
 
 __all__ = [
     "MAX_FRAME_BYTES",
@@ -182,12 +182,12 @@ class StateMessage(TypedDict):
 
 
 class HintReply(TypedDict):
-    """The legal moves of the seat, weakest first (combinations as in views); empty
-    unless it is the seat's turn."""
+    """The legal moves of the seat, weakest first, as the state pushes them; empty unless it
+    is the seat's turn."""
 
     type: Literal["hint"]
     seq: int
-    moves: list[ComboView]
+    moves: list[MoveView]
 
 
 class NoticeMessage(TypedDict):

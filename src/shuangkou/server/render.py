@@ -1,12 +1,13 @@
 """Fast JSON for the longest part of what the server sends: the mover's legal moves.
 
 The moves of the seat to act travel with its ``state`` and in ``hint`` replies. A hand's
-moves number hundreds on a lead (over a thousand readings of a full hand), and the same
-moves recur in thousands of hands; turning one into JSON (:meth:`Combo.view`) costs
-far more than looking it up. So
-:func:`moves_json` keeps the JSON text of each combination (a :class:`Combo` is a
-hashable named tuple, and its JSON depends on nothing else). ``tests/test_server_render.py``
-checks it against the core.
+moves number hundreds on a lead (a few thousand for a full hand with jokers), and the same
+moves recur in thousands of hands. So a move travels in its shortest playable form, the
+body of a ``play`` message (``{"cards": "3 3 BJ", "as": "pair"}``: readings that differ only
+in what the jokers stand for are one move, the server plays the strongest), and
+:func:`moves_json` keeps the JSON text of each (a :class:`Combo` is a hashable named tuple,
+and its text depends on nothing else). ``tests/test_server_render.py`` checks it against the
+core.
 """
 
 from __future__ import annotations
@@ -16,9 +17,10 @@ from typing import Any
 
 import orjson
 
+from ..cards import format_counts
 from ..combos import Combo
 
-__all__ = ["moves_json"]
+__all__ = ["move_body", "moves_json"]
 
 _MOVE_CACHE_LIMIT = 200_000
 _moves: dict[Combo, str] = {}
@@ -28,8 +30,13 @@ def _dumps(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
+def move_body(move: Combo) -> dict[str, str]:
+    """A move as a ``play`` message names it: its cards and its kind (``as``)."""
+    return {"cards": format_counts(move.cards), "as": move.kind}
+
+
 def moves_json(moves: Iterable[Combo]) -> str:
-    """The JSON list of ``[move.view() for move in moves]``, from a cache."""
+    """The JSON list of the distinct :func:`move_body` of ``moves``, in their order, from a cache."""
     cache = _moves
     parts = []
     for move in moves:
@@ -37,6 +44,6 @@ def moves_json(moves: Iterable[Combo]) -> str:
         if text is None:
             if len(cache) >= _MOVE_CACHE_LIMIT:
                 cache.clear()
-            text = cache[move] = _dumps(move.view())
+            text = cache[move] = _dumps(move_body(move))
         parts.append(text)
-    return "[" + ",".join(parts) + "]"
+    return "[" + ",".join(dict.fromkeys(parts)) + "]"

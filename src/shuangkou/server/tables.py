@@ -51,6 +51,7 @@ from .inbox import (
 )
 from .journal import ActionJournal
 from .metrics import METRICS
+from .pusher import MovesPusher
 from .record import SeatRecord, TableRecord, balances_before
 from .room import Room, TableFull
 from .seats import Seat
@@ -76,6 +77,7 @@ class Services:
     on_empty: Callable[[Table], None] = lambda table: None
     seed: int | None = None  # tests and demos only: the n-th game (from 0) is dealt with seed + n
     deals: int = 0
+    pusher: MovesPusher = field(default_factory=MovesPusher)
 
     def next_seed(self) -> int | None:
         """The seed of the next deal: None (a secure shuffle, R1.4) unless the server has a seed."""
@@ -352,7 +354,7 @@ class Table:
             moves = "[]"
             if current is not None and self.playing and current.game.to_act == index:
                 moves = self.moves.json(current.game, self.turn_seq)
-            connection.send_json(f'{{"type":"hint","seq":{self.seq},"moves":{moves}}}')
+            connection.send_json(_hint(self.seq, moves))
         elif isinstance(message, p.HostingMessage):
             if current is None or not self.playing:
                 self._refuse(connection, "not_playing", "no game is in progress")
@@ -614,9 +616,28 @@ class Table:
             text = orjson.dumps({"type": "state", "events": encoded, "table": table_view(self, None)}).decode()
             for connection in self.spectators:
                 connection.send_json(text)
+        self._push_moves()
 
     def _send_state(self, connection: Connection, index: int | None) -> None:
         connection.send({"type": "state", "events": [], "table": table_view(self, index)})
+        if index is not None and index == self.timed_seat():
+            self._push_moves()
+
+    def _push_moves(self) -> None:
+        """Have the seat to act sent its legal moves for the current state, as a ``hint``,
+        at a low priority (:class:`MovesPusher`)."""
+        if self.timed_seat() is not None:
+            self.services.pusher.push(self)
+
+    def send_moves(self) -> None:
+        """Send the seat to act, when a person plays it, its legal moves for the current state."""
+        index = self.timed_seat()
+        current = self.current
+        if index is None or current is None:
+            return
+        seat = self.seats[index]
+        if seat is not None and seat.connection is not None:
+            seat.connection.send_json(_hint(self.seq, self.moves.json(current.game, self.turn_seq)))
 
     def _refuse(self, connection: Connection, code: ErrorCode, message: str) -> None:
         METRICS.errors.labels(code).inc()
@@ -648,3 +669,8 @@ class Table:
         game_id = self.current.game_id if self.current is not None else None
         log.info(message, extra={"table": self.id, "room": self.room.name, "game": game_id, **fields})
 
+
+
+def _hint(seq: int, moves: str) -> str:
+    """A ``hint`` message: the legal moves (JSON text) for state ``seq``."""
+    return f'{{"type":"hint","seq":{seq},"moves":{moves}}}'

@@ -3,18 +3,18 @@
 Every view is a typed dictionary, so the protocol's JSON Schema (``shuangkou
 protocol-schema``) describes each field. :func:`table_view` is built for every connection
 on every change of a table: it reads what the table holds and computes nothing but the
-escape penalty; the mover's legal moves come from :class:`TurnMoves`, computed and
-encoded once per turn.
+escape penalty. The mover's legal moves travel apart, in a ``hint`` message that follows
+the state (:meth:`Table._push_moves`), from :class:`TurnMoves`, computed and encoded once
+per turn.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal, NotRequired, cast
+from typing import TYPE_CHECKING, Literal, NotRequired
 
-import orjson
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
-from ..combos import ComboView
+from ..combos import ComboView, Kind
 from ..game import Game, GameView
 from ..scoring import SettlementView
 from .render import moves_json
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 __all__ = [
     "AccountView",
     "EventView",
+    "MoveView",
     "RoomSummary",
     "SeatView",
     "TableView",
@@ -33,6 +34,9 @@ __all__ = [
 ]
 
 Phase = Literal["waiting", "ready", "playing", "settled"]
+
+MoveView = TypedDict("MoveView", {"cards": str, "as": Kind})
+"""A legal move as a ``play`` message names it: its cards, and the kind to read them as."""
 
 
 class EventView(TypedDict):
@@ -73,7 +77,6 @@ class TableView(TypedDict):
     seats: list[SeatView | None]
     game: GameView | None
     game_id: str | None
-    moves: list[ComboView] | None
     turn_seconds: float
     turn_deadline: int | None
     escape_penalty: int | None
@@ -103,38 +106,25 @@ class RoomSummary(TypedDict):
 
 
 class TurnMoves:
-    """The legal moves of the seat to act, weakest first, as JSON text computed once per turn.
-
-    Encoding a lead's moves anew for every message would cost more than everything else a
-    state costs, so the views carry the text as an ``orjson.Fragment``, which orjson writes
-    as it is: the ``moves`` of a :func:`table_view` is for encoding, not for reading."""
+    """The legal moves of the seat to act, weakest first, as JSON text computed once per turn
+    (a lead's moves number thousands: encoding them anew for every message would cost more
+    than everything else a state costs)."""
 
     def __init__(self) -> None:
         self._turn: int | None = None
         self._text = "[]"
-        self._fragment = orjson.Fragment(self._text)
-
-    def _compute(self, game: Game, turn: int) -> None:
-        if turn != self._turn:
-            self._text = moves_json(game.legal_moves())
-            self._fragment = orjson.Fragment(self._text)
-            self._turn = turn
 
     def json(self, game: Game, turn: int) -> str:
         """The JSON list of the moves of ``game``'s seat to act in the turn that began with
         state ``turn`` (the table's ``turn_seq``: a new number for every turn of every game)."""
-        self._compute(game, turn)
+        if turn != self._turn:
+            self._text = moves_json(game.legal_moves())
+            self._turn = turn
         return self._text
-
-    def encoded(self, game: Game, turn: int) -> list[ComboView]:
-        """The same moves, for a view that orjson encodes (see above)."""
-        self._compute(game, turn)
-        return cast(list[ComboView], self._fragment)
 
 
 def table_view(table: Table, you: int | None) -> TableView:
-    """The table as seat ``you`` (None: a spectator) may see it: ``moves`` only for the
-    seat to act, when that seat is a person playing for themselves."""
+    """The table as seat ``you`` (None: a spectator) may see it."""
     current = table.current
     playing = table.playing
     game = current.game if current is not None else None
@@ -164,9 +154,6 @@ def table_view(table: Table, you: int | None) -> TableView:
         })
     balances = [seat.balance for seat in table.seats if seat is not None and seat.balance is not None]
     penalty = config.escape_penalty(balances[0], balances[1]) if len(balances) == 2 else None
-    moves = None
-    if you is not None and game is not None and table.timed_seat() == you:
-        moves = table.moves.encoded(game, table.turn_seq)
     return {
         "id": table.id,
         "room": table.room.name,
@@ -177,7 +164,6 @@ def table_view(table: Table, you: int | None) -> TableView:
         "seats": seats,
         "game": game.view(you) if game is not None else None,
         "game_id": current.game_id if current is not None else None,
-        "moves": moves,
         "turn_seconds": config.turn_seconds,
         "turn_deadline": _millis(table.clock.turn_deadline),
         "escape_penalty": penalty,

@@ -106,6 +106,13 @@ function receive(message) {
     case "state":
       onState(message);
       break;
+    case "hint": {
+      const wanted = state.hintWanted;
+      state = S.receiveHint(state, message);
+      if (wanted && !state.hintWanted) hintShown();
+      renderActions(state);
+      break;
+    }
     case "notice":
       onNotice(message);
       break;

@@ -134,6 +134,12 @@ export function describeCombo(combo) {
   return text;
 }
 
+/** A pushed move (`{cards, as}`) in words: its kind and its cards ("Pair · 3 BJ"). */
+export function describeMove(move) {
+  const cards = parseCards(move.cards).map((card) => rankText(card.rank)).join(" ");
+  return `${t(`kind.${move.as}`)} · ${cards}`;
+}
+
 /** A bomb's phase as a short tag: "phase 5" / "5相". */
 export function phaseText(phase) {
   return t("combo.phase", { p: phase });

@@ -138,6 +138,16 @@ const en = {
   "cause.escape": "left",
   "cause.disconnect": "disconnected",
 
+  "kind.single": "Single",
+  "kind.pair": "Pair",
+  "kind.triple": "Three",
+  "kind.straight": "Straight",
+  "kind.pair_run": "Pair run",
+  "kind.triple_run": "Triple run",
+  "kind.bomb": "Bomb",
+  "kind.joker_bomb": "Joker bomb",
+  "kind.serial_bomb": "Serial bomb",
+
   "combo.single": "Single {r}",
   "combo.pair": "Pair of {r}",
   "combo.triple": "Three {r}",
@@ -397,6 +407,16 @@ const zh = {
   "cause.hosting": "托管",
   "cause.escape": "逃跑",
   "cause.disconnect": "掉线",
+
+  "kind.single": "单张",
+  "kind.pair": "对子",
+  "kind.triple": "三个",
+  "kind.straight": "顺子",
+  "kind.pair_run": "连对",
+  "kind.triple_run": "三连",
+  "kind.bomb": "炸弹",
+  "kind.joker_bomb": "王炸",
+  "kind.serial_bomb": "连炸",
 
   "combo.single": "单张 {r}",
   "combo.pair": "对 {r}",

@@ -25,6 +25,8 @@ export function initialState({ token = null, invite = null, sort = "rank" } = {}
     hand: [],
     selected: [],
     focusKey: null,
+    moves: null, // {seq, list}: the legal moves the server pushed for state seq
+    hintWanted: false, // H was pressed before they arrived
     hintIndex: -1,
     hintApplied: null,
     busy: false,
@@ -66,9 +68,16 @@ export function isBomb(combo) {
   return Boolean(combo?.bomb);
 }
 
-/** Our legal moves, weakest first, when it is our turn (the server pushes them); else none. */
+/** Our legal moves, weakest first, when it is our turn: the server pushes them after each
+ * state of our turn in a `hint` message, each `{cards, as}`, the body of a play; else none. */
 export function legalMoves(state) {
-  return state.table?.moves || [];
+  const moves = state.moves;
+  return moves && state.table && moves.seq === state.table.seq ? moves.list : [];
+}
+
+/** Whether our moves for this state are still on their way. */
+export function movesPending(state) {
+  return isMyTurn(state) && !(state.moves && state.moves.seq === state.table.seq);
 }
 
 /** What the action buttons allow now. */
@@ -345,6 +354,7 @@ export function receiveState(state, message) {
     if (seat) names[index] = { name: seat.name, bot: seat.bot };
   });
   next = { ...next, names, table };
+  if (next.hintWanted && !isMyTurn(next)) next = { ...next, hintWanted: false };
   for (const event of events) next = applyEvent(next, event);
   const strings = table.game?.hand || [];
   if (!sameHand(next.hand, strings)) {
@@ -494,10 +504,19 @@ export function toggleSort(state) {
 // ---------------------------------------------------------------------------
 // Reducers: hints and actions
 
-/** H: the next legal move is selected, weakest first, round and round. */
+/** H: the next legal move is selected, weakest first, round and round (once the moves
+ * have arrived: a press before that is answered when they come). */
 export function hint(state) {
   if (!isMyTurn(state)) return say(state, isPlaying(state) ? "msg.notYourTurn" : "err.not_playing");
+  if (movesPending(state)) return { ...state, hintWanted: true };
   return nextHint(state);
+}
+
+/** The server's `hint`: our legal moves for state `seq` (ignored when the state has moved on). */
+export function receiveHint(state, message) {
+  if (!state.table || message.seq !== state.table.seq) return state;
+  const next = { ...state, moves: { seq: message.seq, list: message.moves }, hintWanted: false };
+  return state.hintWanted ? nextHint(next) : next;
 }
 
 /** Select the next move of the cycle (or say there is none). */
@@ -511,7 +530,7 @@ export function nextHint(state) {
     ...state,
     hintIndex: index,
     selected: chosen,
-    hintApplied: { key: selectionKey(chosen), kind: move.kind },
+    hintApplied: { key: selectionKey(chosen), kind: move.as },
     message: { kind: "hint", source: "play", hint: { index, count: list.length, move } },
   };
 }

@@ -3,7 +3,7 @@
 
 import { t } from "../i18n.js";
 import {
-  cardBack, cardFace, describeCombo, jokerMarks, parseCard, parseCards, phaseText, rankText, readingText,
+  cardBack, cardFace, describeCombo, describeMove, jokerMarks, parseCard, parseCards, phaseText, rankText, readingText,
 } from "../cards.js";
 import { $, h } from "../dom.js";
 import {
@@ -255,8 +255,7 @@ export function messageText(message) {
   }
   if (message.hint) {
     const { index, count, move } = message.hint;
-    const bomb = isBomb(move) ? ` · ${phaseText(move.phase)}` : "";
-    return t("msg.hint", { i: index + 1, n: count, combo: describeCombo(move) + bomb });
+    return t("msg.hint", { i: index + 1, n: count, combo: describeMove(move) });
   }
   if (message.rank) return t(message.key, { rank: rankText(message.rank) });
   return t(message.key, message.vars);
