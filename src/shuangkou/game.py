@@ -1,4 +1,5 @@
-"""One game of Rush Shuangkou as a state machine (RULES §1–2, R10, R11).
+"""One game of Shuangkou as a state machine: two-seat Rush (RULES §1–2, R10, R11) or the
+classic four-seat game in two teams (RULES-CLASSIC C1–C3, C6), by the room's ``seats``.
 
 A :class:`Game` is created by dealing (:meth:`Game.deal`, shuffled by a secure source or
 by an explicit seed, R1.3–R1.4) or from explicit hands (:meth:`Game.from_hands`). Its
@@ -42,7 +43,7 @@ from .config import ConfigError, RoomConfig, config_from_dict
 from .errors import Refusal
 from .moves import hosting_move, legal_moves
 from .rules import Rules
-from .scoring import BombPlay, Settlement, settle
+from .scoring import BombPlay, Settlement, TableSettlement, decided_result, partner_of, settle, settle_classic, team_of
 
 __all__ = [
     "Action",
@@ -235,6 +236,10 @@ class Event:
             data["flip_card"] = format_cards(self.cards) or None
         elif self.type == "end":
             data["cards_left"] = self.count
+        elif self.type == "out":
+            data["place"] = self.count
+        elif self.type == "swap":
+            data["with"] = self.count
         return data
 
 
@@ -265,6 +270,10 @@ class GameView(TypedDict):
     winner: int | None
     result: str | None
     escaped: int | None
+    teams: list[int]
+    finish_order: list[int]
+    winners: list[int]
+    swap: list[int] | None
     seat: NotRequired[int]
     hand: NotRequired[list[str]]
 
@@ -304,6 +313,8 @@ class _Saved(NamedTuple):
     winner: int | None
     finished: bool
     ended_by_escape: bool
+    finish_order: int
+    passes: int
 
 
 # ---------------------------------------------------------------------------
@@ -312,7 +323,13 @@ class _Saved(NamedTuple):
 
 @dataclass
 class Game:
-    """The state of one game between seats 0 and 1, under a room's configuration."""
+    """The state of one game under a room's configuration: seats 0 and 1 (Rush), or seats
+    0–3 in the teams 0+2 and 1+3 (classic, ``seats = 4``).
+
+    ``finish_order`` lists the seats out, first out first (C2.2; with two seats the winner
+    alone). ``winner`` is the first player out — with four seats the scoring team's first
+    (C5.2) — or, when an escape ends a two-seat game, the other seat. ``swap`` names the two
+    seats that changed places before play by the flip card (C1.4), their hands with them."""
 
     settings: RoomConfig
     hands: list[list[Card]]
@@ -320,11 +337,14 @@ class Game:
     flip_card: Card | None = None
     unseen: tuple[Card, ...] = ()
     seed: int | None = None
+    swap: tuple[int, int] | None = None
     to_act: int = 0
     table: PlayRecord | None = None
+    passes: int = 0  # passes since the table's play (C2.1)
     plays: list[PlayRecord] = field(default_factory=list)
-    timeouts: list[int] = field(default_factory=lambda: [0, 0])
-    hosting: list[bool] = field(default_factory=lambda: [False, False])
+    timeouts: list[int] = field(default_factory=list)
+    hosting: list[bool] = field(default_factory=list)
+    finish_order: list[int] = field(default_factory=list)
     escaped: int | None = None
     winner: int | None = None
     finished: bool = False
@@ -332,17 +352,17 @@ class Game:
     seq: int = 0
     actions: list[Action] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
-    _counts: list[tuple[int, Counts] | None] = field(default_factory=lambda: [None, None], repr=False)
+    _counts: list[tuple[int, Counts] | None] = field(default_factory=list, repr=False)
     _play_views: list[PlayView] = field(default_factory=list, repr=False)
     _saved: list[_Saved] = field(default_factory=list, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if self.settings.seats != 2:
-            raise GameError(
-                "bad_config",
-                f"a game seats two players; this room has seats = {self.settings.seats} (RULES-CLASSIC: "
-                "its games are settled by shuangkou.scoring.settle_classic)",
-            )
+        seats = self.settings.seats
+        if len(self.hands) != seats:
+            raise GameError("bad_hands", f"this room seats {seats} players; got {len(self.hands)} hands")
+        self.timeouts = self.timeouts or [0] * seats
+        self.hosting = self.hosting or [False] * seats
+        self._counts = [None] * seats
 
     # -- creation -------------------------------------------------------------
 
@@ -350,49 +370,107 @@ class Game:
     def deal(
         cls, settings: RoomConfig, seed: int | None = None, previous_winner: int | None = None
     ) -> Game:
-        """Shuffle and deal 27 + 27, 54 unseen (R1.3). Without ``seed`` the shuffle uses
-        the operating system's secure source (R1.4). The first player is chosen by the
-        flip card, or is ``previous_winner`` when the room says so (R2.1)."""
+        """Shuffle and deal 27 cards to each seat: 54 unseen with two seats (R1.3), none
+        with four (C1.2). Without ``seed`` the shuffle uses the operating system's secure
+        source (R1.4). The first player holds the flip card, one of the dealt cards, or is
+        ``previous_winner`` when the room says so (R2.1, C1.3: pass the previous game's
+        :attr:`leads_next`). With ``partner_by_flip`` the holder of the flip card's other
+        copy becomes the leader's partner (C1.4)."""
         rng: random.Random = random.Random(seed) if seed is not None else secrets.SystemRandom()
         order = list(range(len(DECK)))  # positions in the sorted deck: cheap to sort again
         rng.shuffle(order)
-        dealt = 2 * HAND_SIZE
-        hands = [[DECK[i] for i in sorted(order[:HAND_SIZE])], [DECK[i] for i in sorted(order[HAND_SIZE:dealt])]]
+        seats = settings.seats
+        dealt = seats * HAND_SIZE
+        hands = [[DECK[i] for i in sorted(order[k * HAND_SIZE : (k + 1) * HAND_SIZE])] for k in range(seats)]
         flip = rng.choice(order[:dealt])
-        leader = 0 if flip in order[:HAND_SIZE] else 1
+        leader = order.index(flip) // HAND_SIZE
         if settings.first_player == "winner" and previous_winner is not None:
             leader = previous_winner
+        swap = _partner_swap(hands, leader, DECK[flip]) if settings.partner_by_flip else None
+        if swap is not None:
+            first, second = swap
+            hands[first], hands[second] = hands[second], hands[first]
         unseen = tuple(DECK[i] for i in sorted(order[dealt:]))
-        game = cls(settings, hands, leader, DECK[flip], unseen, seed)
+        game = cls(settings, hands, leader, DECK[flip], unseen, seed, swap)
         game._start()
         return game
 
     @classmethod
     def from_hands(
-        cls, settings: RoomConfig, hands: Sequence[str | Sequence[Card]], leader: int = 0
+        cls,
+        settings: RoomConfig,
+        hands: Sequence[str | Sequence[Card]],
+        leader: int = 0,
+        swap: tuple[int, int] | None = None,
     ) -> Game:
-        """A game from explicit hands (any sizes of at least one card, drawable from one
-        108-card deck)."""
-        if len(hands) != 2:
-            raise GameError("bad_hands", f"two hands are needed, got {len(hands)}")
+        """A game from explicit hands, one per seat of the room (any sizes of at least one
+        card, drawable together from one 108-card deck); ``swap`` records a C1.4 swap that
+        the hands already show."""
+        seats = settings.seats
+        if len(hands) != seats:
+            raise GameError("bad_hands", f"this room seats {seats} players: {seats} hands are needed, got {len(hands)}")
         parsed = [parse_cards(hand) if isinstance(hand, str) else list(hand) for hand in hands]
         for seat, hand in enumerate(parsed):
             if not hand:
                 raise GameError("bad_hands", f"hand {seat} is empty: each player starts with cards")
         physical = _assign_physical(parsed)
-        if leader not in (0, 1):
-            raise GameError("bad_seat", f"leader must be 0 or 1, not {leader!r}")
-        game = cls(settings, [sorted(physical[0]), sorted(physical[1])], leader)
+        if leader not in range(seats) or isinstance(leader, bool):
+            raise GameError("bad_seat", f"leader must be a seat 0 to {seats - 1}, not {leader!r}")
+        game = cls(settings, [sorted(hand) for hand in physical], leader, swap=swap)
         game._start()
         return game
 
     def _start(self) -> None:
         self.to_act = self.leader
         self.events.append(Event("deal", self.leader, cards=(self.flip_card,) if self.flip_card else ()))
-        for seat in (0, 1):
-            if not self.hands[seat]:
-                self._finish(seat)
-                return
+        if self.swap is not None:
+            self.events.append(Event("swap", self.swap[0], count=self.swap[1]))
+
+    # -- seats ------------------------------------------------------------------
+
+    @property
+    def seats(self) -> int:
+        """The number of seats: 2 (Rush) or 4 (classic)."""
+        return len(self.hands)
+
+    def team(self, seat: int) -> int:
+        """The seat's team: itself with two seats; 0 for seats 0 and 2, 1 for 1 and 3 (C1.1)."""
+        return seat if self.seats == 2 else team_of(seat)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats that score once finished: the winner, or with four seats the winner's
+        team (the escaper's opponents when an escape ends the game), sorted; else ()."""
+        if not self.finished:
+            return ()
+        if self.seats == 2:
+            return (self.winner,) if self.winner is not None else ()
+        if self.ended_by_escape and self.escaped is not None:
+            side = 1 - team_of(self.escaped)
+        elif self.winner is not None:
+            side = team_of(self.winner)
+        else:
+            return ()
+        return tuple(seat for seat in range(self.seats) if team_of(seat) == side)
+
+    @property
+    def leads_next(self) -> int | None:
+        """Who leads the next game at this table when the room says ``first_player =
+        "winner"``: the winner (R2.1); with four seats the first player out, except after a
+        double win or an escape that ended the game, when the flip card decides (C1.3)."""
+        if not self.finished or self.winner is None:
+            return None
+        if self.seats == 4 and (self.ended_by_escape or self.result == "double"):
+            return None
+        return self.winner
+
+    def _next_holding(self, seat: int) -> int:
+        """The next seat after ``seat`` in play order that still holds cards (C1.1, C2.2)."""
+        for step in range(1, self.seats):
+            candidate = (seat + step) % self.seats
+            if self.hands[candidate]:
+                return candidate
+        return seat
 
     # -- reading the state ------------------------------------------------------
 
@@ -433,7 +511,10 @@ class Game:
         ]
 
     def settle(self, balances: Sequence[int]) -> Settlement:
-        """The settlement of the finished game for the two balances before it (R9, R10)."""
+        """The settlement of the finished two-seat game for the two balances before it (R9,
+        R10); a four-seat game is settled by :meth:`settle_table`."""
+        if self.seats != 2:
+            raise GameError("bad_config", "a four-seat game is settled by settle_table (C5)")
         if not self.finished or self.winner is None:
             raise GameError("not_finished", "only a finished game is settled")
         escaper = self.escaped if self.ended_by_escape else None
@@ -447,16 +528,34 @@ class Game:
             escaper_played=escaper is not None and self.has_played(escaper),
         )
 
+    def settle_table(self, balances: Sequence[int]) -> TableSettlement:
+        """The settlement of the finished four-seat game for the four balances before it
+        (C4–C6): by the finishing order, or the escape that ended it."""
+        if self.seats != 4:
+            raise GameError("bad_config", "a two-seat game is settled by settle (R9)")
+        if not self.finished:
+            raise GameError("not_finished", "only a finished game is settled")
+        return settle_classic(
+            self.settings,
+            finish_order=self.finish_order,
+            bombs=[self.bombs(seat) for seat in range(4)],
+            balances=balances,
+            escaper=self.escaped,
+        )
+
     def has_played(self, seat: int) -> bool:
         """Whether the seat has played a card in this game (R10.3)."""
         return self._played()[seat]
 
     def _played(self) -> list[bool]:
-        played = [False, False]
-        for play in self.plays:  # both seats have played within the first few plays
-            played[play.seat] = True
-            if played[1 - play.seat]:
-                break
+        played = [False] * self.seats
+        missing = self.seats
+        for play in self.plays:  # every seat has played within the first few plays
+            if not played[play.seat]:
+                played[play.seat] = True
+                missing -= 1
+                if not missing:
+                    break
         return played
 
     @property
@@ -470,12 +569,17 @@ class Game:
 
     @property
     def result(self) -> str | None:
-        """``flat``, ``single`` or ``double`` by the loser's cards left (R7.1), or ``escape``
-        (R10.2), once finished."""
-        if not self.finished or self.winner is None:
+        """Once finished: ``flat``, ``single`` or ``double`` by the loser's cards left (R7.1)
+        with two seats; ``double``, ``single`` or ``draw`` by the finishing order (C3.2) with
+        four; ``escape`` when an escape ended the game (R10.2, C6.2)."""
+        if not self.finished:
             return None
         if self.ended_by_escape:
             return "escape"
+        if self.seats == 4:
+            return decided_result(self.finish_order)
+        if self.winner is None:
+            return None
         return self.settings.result_level(len(self.hands[1 - self.winner]))
 
     # -- checking and applying actions ------------------------------------------
@@ -493,8 +597,8 @@ class Game:
         if self.finished:
             raise GameError("game_over", "the game is over")
         seat = action.seat
-        if seat not in (0, 1):
-            raise GameError("bad_seat", f"seat must be 0 or 1, not {seat!r}")
+        if seat not in range(self.seats) or isinstance(seat, bool):
+            raise GameError("bad_seat", f"seat must be 0 to {self.seats - 1}, not {seat!r}")
         if isinstance(action, Hosting):
             if not action.on and self.escaped == seat:
                 raise GameError("escaped", f"seat {seat} has left; hosting stays on (R10.1)")
@@ -502,6 +606,8 @@ class Game:
         if isinstance(action, Escape):
             if self.escaped is not None:
                 raise GameError("escaped", f"seat {self.escaped} has already left")
+            if not self.hands[seat]:
+                raise GameError("escaped", f"seat {seat} is out: leaving now is no escape (C6)")
             return None
         if seat != self.to_act:
             raise GameError("not_your_turn", f"it is seat {self.to_act}'s turn, not seat {seat}'s")
@@ -529,6 +635,8 @@ class Game:
                 self.winner,
                 self.finished,
                 self.ended_by_escape,
+                len(self.finish_order),
+                self.passes,
             )
         )
         start = len(self.events)
@@ -556,8 +664,9 @@ class Game:
         del self.plays[saved.plays :]
         del self._play_views[saved.plays :]
         del self.events[saved.events :]
-        self._counts = [None, None]  # the cache assumes hands only shrink
-        self.to_act, self.table = saved.to_act, saved.table
+        self._counts = [None] * self.seats  # the cache assumes hands only shrink
+        self.to_act, self.table, self.passes = saved.to_act, saved.table, saved.passes
+        del self.finish_order[saved.finish_order :]
         self.timeouts[:] = saved.timeouts
         self.hosting[:] = saved.hosting
         self.escaped, self.winner = saved.escaped, saved.winner
@@ -604,17 +713,44 @@ class Game:
         record = PlayRecord(len(self.plays) + 1, seat, cards, combo, cause)
         self.plays.append(record)
         self.table = record
+        self.passes = 0
         self.events.append(Event("play", seat, cause, cards, combo))
         if not hand:
+            self._go_out(seat)
+        if not self.finished:
+            self.to_act = self._next_holding(seat)
+
+    def _go_out(self, seat: int) -> None:
+        """The seat played its last card: it takes the next place (C2.2); the game ends at
+        the first out with two seats (R2.5), when the result is decided with four (C3.2)."""
+        self.finish_order.append(seat)
+        if self.seats == 2:
             self._finish(seat)
-        else:
-            self.to_act = 1 - seat
+            return
+        self.events.append(Event("out", seat, count=len(self.finish_order)))
+        if decided_result(self.finish_order) is not None:
+            if len(self.finish_order) == 3:  # the last player is fourth (C2.2)
+                self.finish_order.append(next(s for s in range(4) if s not in self.finish_order))
+            self._finish(self.finish_order[0])
 
     def _pass(self, seat: int, cause: Cause) -> None:
-        assert self.table is not None
+        table = self.table
+        assert table is not None
         self.events.append(Event("pass", seat, cause))
-        self.to_act = self.table.seat  # the last player leads the next round (R2.4)
-        self.table = None
+        self.passes += 1
+        others = sum(1 for other in range(self.seats) if other != table.seat and self.hands[other])
+        if self.passes < others:  # C2.1: the round goes on
+            self.to_act = self._next_holding(seat)
+            return
+        self.table = None  # every other seat holding cards has passed: the round is over
+        self.passes = 0
+        if self.hands[table.seat]:
+            self.to_act = table.seat  # the last player leads the next round (R2.4, C2.1)
+        elif self.settings.jiefeng and self.hands[partner_of(table.seat)]:
+            self.to_act = partner_of(table.seat)  # 接风 (C2.3)
+            self.events.append(Event("jiefeng", self.to_act))
+        else:
+            self.to_act = self._next_holding(table.seat)
 
     def _hosting_move(self, seat: int, cause: Cause) -> None:
         move = hosting_move(self.counts(seat), self.table_combo, self.rules)
@@ -624,11 +760,13 @@ class Game:
             self._play(seat, _take(self.hands[seat], Play.move(seat, move).cards), move, cause)
 
     def _auto_pass(self) -> None:
-        """R2.6: pass at once for a player who cannot beat the table."""
-        if not self.settings.auto_pass or self.finished or self.table is None:
+        """R2.6: pass at once for each player in turn who cannot beat the table."""
+        if not self.settings.auto_pass:
             return
         rules = self.rules if self.rules.hosting_bombs else _with_bombs(self.rules)
-        if hosting_move(self.counts(self.to_act), self.table.combo, rules) is None:
+        while not self.finished and self.table is not None:
+            if hosting_move(self.counts(self.to_act), self.table.combo, rules) is not None:
+                return
             self._pass(self.to_act, "auto_pass")
 
     def _set_hosting(self, action: Hosting) -> None:
@@ -639,19 +777,22 @@ class Game:
     def _escape(self, seat: int) -> None:
         self.escaped = seat
         self.events.append(Event("escape", seat, "escape"))
-        if self.settings.escape_mode == "settle":  # R10.2
+        if self.settings.escape_mode == "settle":  # R10.2, C6.2
             self.finished = True
             self.ended_by_escape = True
-            self.winner = 1 - seat
+            self.winner = 1 - seat if self.seats == 2 else None
             self.events.append(Event("end", self.winner, "escape", count=len(self.hands[seat])))
         elif not self.hosting[seat]:  # R10.1: hosting plays the seat to the end
             self.hosting[seat] = True
             self.events.append(Event("hosting", seat, "escape", on=True))
 
     def _finish(self, winner: int) -> None:
+        """The game is over, ``winner`` first out; the end event counts the cards the loser
+        holds with two seats, and those still held by all with four."""
         self.finished = True
         self.winner = winner
-        self.events.append(Event("end", winner, count=len(self.hands[1 - winner])))
+        left = len(self.hands[1 - winner]) if self.seats == 2 else sum(len(hand) for hand in self.hands)
+        self.events.append(Event("end", winner, count=left))
 
     # -- views and records ------------------------------------------------------
 
@@ -676,6 +817,10 @@ class Game:
             "winner": self.winner,
             "result": self.result,
             "escaped": self.escaped,
+            "teams": [self.team(seat) for seat in range(self.seats)],
+            "finish_order": list(self.finish_order),
+            "winners": list(self.winners),
+            "swap": list(self.swap) if self.swap is not None else None,
         }
         if seat is not None:
             data["seat"] = seat
@@ -693,6 +838,7 @@ class Game:
             flip_card=str(self.flip_card) if self.flip_card else None,
             actions=tuple(action_to_dict(action) for action in self.actions),
             events=tuple(event.to_dict() for event in self.events),
+            swap=self.swap,
         )
 
     def record(self) -> dict[str, object]:
@@ -710,7 +856,7 @@ class Game:
         """Rebuild a game by replaying a record's actions. Raises :class:`GameError`:
         ``replay_mismatch`` when the record has events and the replay's differ, or the
         code of the first action the replay refuses."""
-        game = cls.from_hands(record.config, record.hands, record.leader)
+        game = cls.from_hands(record.config, record.hands, record.leader, record.swap)
         if record.flip_card is not None:
             game.flip_card = parse_card(record.flip_card)
             game.events[0] = Event("deal", record.leader, cards=(game.flip_card,))
@@ -741,10 +887,12 @@ class GameRecord:
     flip_card: str | None
     actions: tuple[dict[str, object], ...]
     events: tuple[dict[str, object], ...] | None
+    swap: tuple[int, int] | None = None
 
     def to_dict(self) -> dict[str, object]:
-        """JSON form, as stored: the configuration in its file layout."""
-        return {
+        """JSON form, as stored: the configuration in its file layout (``swap`` only when
+        seats changed places, C1.4)."""
+        data: dict[str, object] = {
             "config": json.loads(self.config.to_json()),
             "seed": self.seed,
             "hands": list(self.hands),
@@ -753,6 +901,9 @@ class GameRecord:
             "actions": list(self.actions),
             "events": None if self.events is None else list(self.events),
         }
+        if self.swap is not None:
+            data["swap"] = list(self.swap)
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, object], config: RoomConfig | None = None) -> GameRecord:
@@ -763,14 +914,21 @@ class GameRecord:
             raise GameError("bad_record", f"a record is a JSON object, not {type(data).__name__}")
         if config is None:
             config = _record_config(_required(data, "config"))
+        seats = config.seats
         hands = _required(data, "hands")
-        if not isinstance(hands, list | tuple) or len(hands) != 2 or not all(isinstance(h, str) for h in hands):
-            raise GameError("bad_record", f"'hands' must be two card strings, not {hands!r}")
+        if not isinstance(hands, list | tuple) or len(hands) != seats or not all(isinstance(h, str) for h in hands):
+            raise GameError("bad_record", f"'hands' must be {seats} card strings, not {hands!r}")
         for hand in hands:
             _record_cards("hands", hand)
         leader = _required(data, "leader")
-        if leader not in (0, 1) or isinstance(leader, bool):
-            raise GameError("bad_record", f"'leader' must be seat 0 or 1, not {leader!r}")
+        if not isinstance(leader, int) or isinstance(leader, bool) or not 0 <= leader < seats:
+            raise GameError("bad_record", f"'leader' must be a seat 0 to {seats - 1}, not {leader!r}")
+        swap = data.get("swap")
+        if swap is not None and not (
+            isinstance(swap, list | tuple) and len(swap) == 2
+            and all(seat in range(seats) and not isinstance(seat, bool) for seat in swap)
+        ):
+            raise GameError("bad_record", f"'swap' must be two seats or null, not {swap!r}")
         seed = data.get("seed")
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
             raise GameError("bad_record", f"'seed' must be an integer or null, not {seed!r}")
@@ -778,11 +936,12 @@ class GameRecord:
         return cls(
             config=config,
             seed=seed,
-            hands=(hands[0], hands[1]),
+            hands=tuple(hands),
             leader=leader,
             flip_card=_record_flip_card(data.get("flip_card")),
             actions=_record_list("actions", _required(data, "actions")),
             events=None if events is None else _record_list("events", events),
+            swap=None if swap is None else (swap[0], swap[1]),
         )
 
     def with_actions(
@@ -867,6 +1026,17 @@ def _take(hand: Sequence[Card], wanted: Sequence[Card]) -> tuple[Card, ...]:
             raise GameError("cards_not_held", f"{card} is not in the hand")
         used.add(index)
     return tuple(hand[i] for i in sorted(used))
+
+
+def _partner_swap(hands: Sequence[Sequence[Card]], leader: int, flip: Card) -> tuple[int, int] | None:
+    """C1.4: the seats that change places so that the holder of the flip card's other copy
+    sits opposite the leader — that holder and the leader's partner — or None when the
+    leader holds it or its holder already sits opposite."""
+    other = replace(flip, deck=1 - (flip.deck or 0))
+    holder = next(seat for seat, hand in enumerate(hands) if other in hand)
+    if holder in (leader, partner_of(leader)):
+        return None
+    return (holder, partner_of(leader))
 
 
 def _assign_physical(hands: list[list[Card]]) -> list[list[Card]]:

@@ -110,7 +110,7 @@ class Table:
     seats: list[Seat | None] = field(default_factory=lambda: [None, None])
     spectators: set[Connection] = field(default_factory=set)
     current: TableGame | None = None
-    winner_account: int | None = None  # who won the last game, for first_player = "winner" (R2.1)
+    winner_account: int | None = None  # who leads the next game when first_player = "winner" (R2.1, C1.3)
     seq: int = 0
     turn_seq: int = 0  # the first state of the current turn
     turn_key: TurnKey | None = None
@@ -506,7 +506,7 @@ class Table:
         await self.services.run_db(write)
         METRICS.settlements.inc()
         self.current = replace(current, settlement=settlement.to_dict())
-        self.winner_account = accounts[game.winner] if game.winner is not None else None
+        self.winner_account = accounts[game.leads_next] if game.leads_next is not None else None
         self._log("game settled", result=game.result, deltas=list(settlement.deltas), house=settlement.house)
         for index in (0, 1):
             await self._refresh_balance(index)
