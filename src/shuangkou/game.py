@@ -43,7 +43,18 @@ from .config import ConfigError, RoomConfig, config_from_dict
 from .errors import Refusal
 from .moves import hosting_move, legal_moves
 from .rules import Rules
-from .scoring import BombPlay, Settlement, TableSettlement, decided_result, partner_of, settle, settle_classic, team_of
+from .scoring import (
+    BombPlay,
+    Settlement,
+    TableSettlement,
+    classic_escape_penalty,
+    decided_result,
+    partner_of,
+    scoring_phase,
+    settle,
+    settle_classic,
+    team_of,
+)
 
 __all__ = [
     "Action",
@@ -528,6 +539,12 @@ class Game:
             escaper_played=escaper is not None and self.has_played(escaper),
         )
 
+    def settlement(self, balances: Sequence[int]) -> Settlement | TableSettlement:
+        """The settlement of the finished game, of either kind: :meth:`settle` with two
+        seats, :meth:`settle_table` with four. Both have ``deltas``, ``house``,
+        ``balances_after`` and ``to_dict()``."""
+        return self.settle(balances) if self.seats == 2 else self.settle_table(balances)
+
     def settle_table(self, balances: Sequence[int]) -> TableSettlement:
         """The settlement of the finished four-seat game for the four balances before it
         (C4–C6): by the finishing order, or the escape that ended it."""
@@ -542,6 +559,16 @@ class Game:
             balances=balances,
             escaper=self.escaped,
         )
+
+    def escape_penalty(self, balances: Sequence[int]) -> int:
+        """What leaving now would cost a seat, for the seats' balances before the game: X
+        times the escape multiplier (R10.3) with two seats; with four the penalty of C6.1
+        or, when the game would end at once, C6.2's (b of the highest phase reached so far)."""
+        if self.seats == 2:
+            return self.settings.escape_penalty(*balances)
+        x = self.settings.match_points_for(*balances)
+        phases = [scoring_phase(self.bombs(seat), self.settings) for seat in range(self.seats)]
+        return classic_escape_penalty(self.settings, x, phases)
 
     def has_played(self, seat: int) -> bool:
         """Whether the seat has played a card in this game (R10.3)."""

@@ -25,7 +25,7 @@ import orjson
 from ..bots import Bot, GreedyBot, bot_action
 from ..errors import ErrorCode
 from ..game import Action, Escape, Event, Game, GameError, HostedTurn, Hosting, Pass, Play, Timeout, action_to_dict
-from ..scoring import SettlementView
+from ..scoring import SettlementView, TableSettlementView
 from ..store import Account, Store
 from . import protocol as p
 from .clock import Countdown, Turn, TurnClock
@@ -93,7 +93,7 @@ class TableGame:
 
     game: Game
     game_id: str
-    settlement: SettlementView | None = None
+    settlement: SettlementView | TableSettlementView | None = None
 
 
 TurnKey = tuple[int, int, bool]
@@ -107,7 +107,7 @@ class Table:
     room: Room
     services: Services
     private: bool = False  # an invite table: seated only by its id, never by quick match
-    seats: list[Seat | None] = field(default_factory=lambda: [None, None])
+    seats: list[Seat | None] = field(default_factory=list)  # one per seat of the room
     spectators: set[Connection] = field(default_factory=set)
     current: TableGame | None = None
     winner_account: int | None = None  # who leads the next game when first_player = "winner" (R2.1, C1.3)
@@ -122,10 +122,15 @@ class Table:
 
     def __post_init__(self) -> None:
         self.clock = TurnClock(lambda turn: self.inbox.post(TimerFired(turn)), self._turn_is_current)
+        self.seats = self.seats or [None] * self.room.config.seats
 
     def invite_open(self) -> bool:
         """Whether quick match may seat a stranger here."""
         return not self.private and self.room.open and not self.stopping
+
+    def waiting_for_players(self) -> bool:
+        """Whether quick match seats the next player here: someone waits and a seat is free."""
+        return self.invite_open() and 0 < self.free_seats < len(self.seats)
 
     # -- outside interface (safe to call from any coroutine) ---------------------
 
@@ -383,8 +388,7 @@ class Table:
             return
         seat.ready = True
         seat.ready_clock.stop()
-        others = [s for s in self.seats if s is not None]
-        if len(others) == 2 and all(s.ready for s in others):
+        if all(s is not None and s.ready for s in self.seats):
             await self._start_game()
         else:
             self._changed([])
@@ -427,8 +431,7 @@ class Table:
     def _record(self, game: Game) -> TableRecord:
         seats = tuple(None if s is None else SeatRecord(s.account.id, s.account.name, s.bot is not None)
                       for s in self.seats)
-        assert len(seats) == 2
-        return TableRecord(self.id, (seats[0], seats[1]), self.private, game.to_record())
+        return TableRecord(self.id, seats, self.private, game.to_record())
 
     async def _apply(self, action: Action, connection: Connection | None = None) -> bool:
         current = self.current
@@ -481,13 +484,14 @@ class Table:
         game, game_id, config = current.game, current.game_id, current.game.settings
         store = self.services.store
         accounts = [seat.account.id if seat else 0 for seat in self.seats]
-        balances = [await self._refresh_balance(i) for i in (0, 1)]
+        seats = range(len(self.seats))
+        balances = [await self._refresh_balance(i) for i in seats]
         paid = await self.services.run_db(lambda: store.ledger(game_id=game_id))
         if paid:  # paid before a crash: settle on the balances the payment was computed from
             before = balances_before(paid)
             balances = [before.get(account, balance) for account, balance in zip(accounts, balances, strict=True)]
-        settlement = game.settle([b or 0 for b in balances])
-        deltas = {accounts[i]: settlement.deltas[i] for i in (0, 1)}
+        settlement = game.settlement([b or 0 for b in balances])  # R9, C5
+        deltas = {accounts[i]: settlement.deltas[i] for i in seats}
         record = json.dumps(self._record(game).to_dict())
         summary = json.dumps(settlement.to_dict())
 
@@ -499,7 +503,7 @@ class Table:
                 settlement.house,
                 config.allow_negative,
                 f"game {game_id}",
-                seats={accounts[i]: i for i in (0, 1)},
+                seats={accounts[i]: i for i in seats},
             )
             store.finish_game(game_id, record, summary)
 
@@ -508,7 +512,7 @@ class Table:
         self.current = replace(current, settlement=settlement.to_dict())
         self.winner_account = accounts[game.leads_next] if game.leads_next is not None else None
         self._log("game settled", result=game.result, deltas=list(settlement.deltas), house=settlement.house)
-        for index in (0, 1):
+        for index in seats:
             await self._refresh_balance(index)
             seat = self.seats[index]
             if seat is not None:
