@@ -12,8 +12,10 @@ from typing import Any
 
 from server_fixtures import (
     ROOMS,
+    Chooser,
     Player,
     RunningServer,
+    act,
     check_settlement,
     my_turn,
     passive,
@@ -26,6 +28,7 @@ from server_fixtures import (
 )
 
 from shuangkou.config import load_config
+from shuangkou.game import Game
 from shuangkou.server.client import ClientError
 from shuangkou.server.lobby import SHIPPED_ROOMS, Lobby
 from shuangkou.store import Store
@@ -236,3 +239,88 @@ def test_a_passive_seat_still_lets_the_game_end(start_server: StartServer) -> No
         assert not my_turn(final)
 
     run(scenario(), timeout=120)
+
+
+async def turns_until(
+    players: list[Player], choose: Chooser, done: Callable[[dict[str, Any]], bool]
+) -> dict[str, Any]:
+    """The players take their turns with ``choose`` until ``done`` holds for the first
+    player's view (or the game is over); returns that view."""
+    while True:
+        for player in players:
+            await player.settle_quietly()
+        view = players[0].table
+        assert view is not None
+        if view["phase"] != "playing" or done(view):
+            return view
+        mover = next((player for player in players if player.table and my_turn(player.table)), None)
+        if mover is None:
+            await asyncio.sleep(0.02)  # a hosted seat is to act: the server moves it
+            continue
+        await act(mover, choose)
+
+
+def test_C6_a_player_who_is_out_leaves_without_escaping(start_server: StartServer) -> None:
+    server = start_server(rooms=FOUR_ROOMS, seed=4)
+
+    async def scenario() -> None:
+        players = await start_four(server)
+        view = await turns_until(players, shedding, lambda v: bool(v["game"]["finish_order"]))
+        assert view["phase"] == "playing", "the game went on after the first player out"
+        out = view["game"]["finish_order"][0]
+        left = await players[out].leave()
+        assert left == {"type": "left", "table": view["id"], "escape": False, "hosted": False}
+        others = [player for seat, player in enumerate(players) if seat != out]
+        final = await turns_until(others, shedding, lambda v: False)
+        final = await others[0].until(lambda t: t["phase"] == "settled")
+        assert final["settlement"]["escaper"] is None and final["settlement"]["result"] != "escape"
+        assert final["seats"][out] is None  # freed once settled
+        await check_settlement(server, tuple(others), final)
+
+    run(scenario(), timeout=120)
+
+
+def test_C6_only_the_first_escape_of_a_game_is_charged(start_server: StartServer) -> None:
+    server = start_server(rooms=FOUR_ROOMS, seed=6)
+
+    async def scenario() -> None:
+        players = await start_four(server)
+        first = await players[1].leave()
+        second = await players[3].leave()
+        assert (first["escape"], first["hosted"]) == (True, True)
+        assert (second["escape"], second["hosted"]) == (False, True)  # hosted as if disconnected
+        staying = [players[0], players[2]]
+        view = await staying[0].until(lambda t: t["game"]["hosting"] == [False, True, False, True])
+        assert view["game"]["escaped"] == 1
+        await turns_until(staying, weakest, lambda v: False)
+        final = await staying[0].until(lambda t: t["phase"] == "settled")
+        assert final["settlement"]["escaper"] == 1
+        assert final["settlement"]["escape_payments"][3] == 0
+
+    run(scenario(), timeout=120)
+
+
+def test_C1_4_the_two_players_change_places_by_the_flip_card(start_server: StartServer, tmp_path: Path) -> None:
+    room = CLASSIC_ROOM + "partner_by_flip = true\n"
+    path = tmp_path / "flip.toml"
+    path.write_text(room)
+    config = load_config(str(path))
+    seed = next(seed for seed in range(200) if Game.deal(config, seed).swap is not None)
+    dealt = Game.deal(config, seed)
+    assert dealt.swap is not None
+    server = start_server(rooms={**ROOMS, "classic": room}, seed=seed)
+
+    async def scenario() -> None:
+        players = await start_four(server)
+        moved, partner = dealt.swap or (0, 0)
+        seats = {player.id: player.table["you"] for player in players if player.table}
+        assert seats[players[moved].id] == partner and seats[players[partner].id] == moved
+        for player in players:
+            view = player.table
+            assert view is not None and view["game"]["swap"] == [moved, partner]
+            you = view["you"]
+            assert view["seats"][you]["account"] == player.id
+            assert view["game"]["hand"] == [str(card) for card in dealt.hands[you]]
+        assert {"type": "swap", "seat": moved, "with": partner} in players[0].events
+
+    run(scenario(), timeout=60)

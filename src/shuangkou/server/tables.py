@@ -400,14 +400,24 @@ class Table:
         seat = self.seats[index]
         assert seat is not None
         connection, seat.connection = seat.connection, None
-        escape = self.playing
-        if escape:
-            await self._apply(Escape(index))  # R10
-        hosted = self.playing  # "host" mode: hosting plays the seat to the end (R10.1)
+        current = self.current
+        game = current.game if current is not None and self.playing else None
+        escape = game is not None and bool(game.hands[index])  # C6: a player who is out does not escape
+        if game is not None and escape and game.escaped is not None:
+            # One escape per game is charged (C6); a second player leaving is hosted as if disconnected.
+            escape = False
+            if not game.hosting[index]:
+                await self._apply(Hosting(index, True, "disconnect"))
+        elif escape:
+            await self._apply(Escape(index))  # R10, C6
+        stays = self.playing  # the seat stays in the game to its settlement
+        hosted = stays and bool(self.current and self.current.game.hands[index])  # played by hosting (R10.1)
         if connection is not None:
             connection.send({"type": "left", "table": self.id, "escape": escape, "hosted": hosted})
-        if hosted:
+        if stays:
             seat.left = True
+            if not hosted:
+                self._changed([])
             return
         self._free(index)
         self._changed([])
@@ -419,6 +429,10 @@ class Table:
         # R2.1: the winner of the last game leads, if still seated here; else the flip card decides.
         winner = self._seat_index(self.winner_account) if self.winner_account is not None else None
         game = Game.deal(config, self.services.next_seed(), winner)  # secure shuffle (R1.4)
+        if game.swap is not None:  # C1.4: the two players change places, each with the hand dealt
+            first, second = game.swap
+            self.seats[first], self.seats[second] = self.seats[second], self.seats[first]
+            self._log("seats swapped", seats=list(game.swap))
         game_id = uuid.uuid4().hex
         self.current = TableGame(game, game_id)
         record = json.dumps(self._record(game).to_dict())
