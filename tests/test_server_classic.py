@@ -324,3 +324,44 @@ def test_C1_4_the_two_players_change_places_by_the_flip_card(start_server: Start
         assert {"type": "swap", "seat": moved, "with": partner} in players[0].events
 
     run(scenario(), timeout=60)
+
+
+def test_a_player_waiting_longer_than_bot_fill_seconds_is_offered_bots(start_server: StartServer) -> None:
+    room = CLASSIC_ROOM.replace("[timers]\n", "[timers]\nbot_fill_seconds = 0.3\n")
+    server = start_server(rooms={**ROOMS, "classic": room})
+
+    async def scenario() -> None:
+        ana = await server.player("Ana")
+        await ana.join("classic")
+        await ana.until(lambda t: t["you"] == 0)
+        bo = await server.player("Bo")
+        await bo.join("classic")
+        await bo.until(lambda t: t["you"] == 1)
+        offer = await ana.expect("notice", timeout=5)
+        assert (offer["code"], offer["count"]) == ("bots_offered", 2)
+        assert (await bo.expect("notice", timeout=5))["code"] == "bots_offered"
+        status, rooms = await server.ahttp("GET", "/api/rooms")
+        assert status == 200
+        lobby = {room["name"]: room for room in rooms["rooms"]}
+        assert lobby["classic"]["free_seats"] == 2 and lobby["classic"]["seats"] == 4
+        await ana.send({"type": "bots"})
+        table = await bo.until(lambda t: all(seat is not None for seat in t["seats"]))
+        assert [seat["bot"] for seat in table["seats"]] == [False, False, True, True]
+
+    run(scenario(), timeout=60)
+
+
+def test_bot_fill_auto_seats_bots_once_the_wait_is_over(start_server: StartServer) -> None:
+    room = CLASSIC_ROOM.replace("[timers]\n", "[timers]\nbot_fill_seconds = 0.3\n")
+    room = room.replace('name = "Classic"\n', 'name = "Classic"\n[play]\nbot_fill = "auto"\n')
+    server = start_server(rooms={**ROOMS, "classic": room})
+
+    async def scenario() -> None:
+        ana = await server.player("Ana")
+        await ana.join("classic")
+        table = await ana.until(lambda t: all(seat is not None for seat in t["seats"]), timeout=5)
+        assert [seat["bot"] for seat in table["seats"]] == [False, True, True, True]
+        await ana.ready()
+        await ana.until(lambda t: t["phase"] == "playing")
+
+    run(scenario(), timeout=60)

@@ -64,6 +64,7 @@ class Lobby:
             on_seated=self._on_seated,
             on_unseated=self._on_unseated,
             on_empty=self._on_empty,
+            fill_with_bots=self._fill_waiting_table,
         )
         self.reload_rooms()
 
@@ -189,6 +190,12 @@ class Lobby:
                 raise LobbyError("in_game", "a game is in progress")
             await self._fill_with_bots(table)
             return table
+
+    async def _fill_waiting_table(self, table: Table) -> None:
+        """``bot_fill = "auto"``: bots in the free seats of a table whose players waited long enough."""
+        async with self.lock:
+            if table.waiting_for_players() and not table.playing:
+                await self._fill_with_bots(table)
 
     async def _fill_with_bots(self, table: Table) -> None:
         for _ in range(table.free_seats):

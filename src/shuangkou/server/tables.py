@@ -15,7 +15,7 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, TypeVar, assert_never
@@ -33,6 +33,7 @@ from .connection import Connection
 from .inbox import (
     Asked,
     Disconnect,
+    FillWaitOver,
     Inbox,
     ReadyExpired,
     Received,
@@ -63,6 +64,10 @@ log = logging.getLogger("shuangkou.table")
 Answer = TypeVar("Answer")
 
 
+async def _no_bots(table: Table) -> None:
+    """Without a lobby, nobody seats bots."""
+
+
 @dataclass
 class Services:
     """What tables share: the store, its executor, the action journal, timing settings,
@@ -75,6 +80,7 @@ class Services:
     on_seated: Callable[[int, Table], None] = lambda account, table: None
     on_unseated: Callable[[int, Table], None] = lambda account, table: None
     on_empty: Callable[[Table], None] = lambda table: None
+    fill_with_bots: Callable[[Table], Coroutine[Any, Any, None]] = _no_bots
     seed: int | None = None  # tests and demos only: the n-th game (from 0) is dealt with seed + n
     deals: int = 0
     pusher: MovesPusher = field(default_factory=MovesPusher)
@@ -119,10 +125,17 @@ class Table:
     task: asyncio.Task[None] | None = None
     moves: TurnMoves = field(default_factory=TurnMoves)
     clock: TurnClock = field(init=False)
+    fill_clock: Countdown[int] = field(init=False)  # how long players wait for others (bot_fill_seconds)
+    _fill_waits: int = 0
+    _background: set[asyncio.Task[None]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.clock = TurnClock(lambda turn: self.inbox.post(TimerFired(turn)), self._turn_is_current)
         self.seats = self.seats or [None] * self.room.config.seats
+        self.fill_clock = Countdown(
+            lambda token: self.inbox.post(FillWaitOver(token)),
+            lambda token: token == self._fill_waits and self.waiting_for_players() and not self.playing,
+        )
 
     def invite_open(self) -> bool:
         """Whether quick match may seat a stranger here."""
@@ -211,6 +224,7 @@ class Table:
                     break
         finally:
             self.clock.stop()
+            self.fill_clock.stop()
             for seat in self.seats:
                 if seat is not None:
                     seat.ready_clock.stop()
@@ -243,6 +257,8 @@ class Table:
                 await self._message(connection, message)
             case TimerFired(turn=turn):
                 await self._turn_timer(turn)
+            case FillWaitOver(token=token):
+                self._fill_wait_over(token)
             case ReadyExpired(seat=index, token=token):
                 self._ready_expired(index, token)
             case _:
@@ -262,6 +278,7 @@ class Table:
         await self._refresh_balance(index)
         self._log("seated", account=account.id, seat=index, bot=bot is not None)
         self._arm_ready(index)
+        self._arm_fill_wait()
         self._changed([])
         return index
 
@@ -327,6 +344,34 @@ class Table:
         if seat.bot is None and all(other is None or other.bot is not None for other in self.seats):
             for other in range(len(self.seats)):  # a bot never waits alone: the table closes
                 self._free(other)
+
+    def _arm_fill_wait(self) -> None:
+        """Time the wait of the players at a quick-match table for others, once per wait."""
+        seconds = self.room.config.bot_fill_seconds
+        if seconds > 0 and self.waiting_for_players() and not self.fill_clock.pending:
+            self._fill_waits += 1
+            self.fill_clock.start(self._fill_waits, seconds)
+
+    def _fill_wait_over(self, token: int) -> None:
+        """The players have waited ``bot_fill_seconds``: bots sit down in the free seats
+        (``bot_fill = "auto"``), or each player is offered them (a ``bots_offered`` notice;
+        the ``bots`` message accepts)."""
+        if token != self._fill_waits or not self.waiting_for_players() or self.playing:
+            return
+        if self.room.config.bot_fill == "auto":
+            task = asyncio.get_running_loop().create_task(self.services.fill_with_bots(self))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+            return
+        free = self.free_seats
+        for connection in self._connections():
+            if connection not in self.spectators:
+                connection.send({
+                    "type": "notice",
+                    "code": "bots_offered",
+                    "message": f"Nobody has come for {free} seat{'s' if free > 1 else ''}: play with bots?",
+                    "count": free,
+                })
 
     # -- client messages ------------------------------------------------------------
 
