@@ -815,7 +815,7 @@ def test_cli_referee_unreadable_files_exit_2(tmp_path: Path) -> None:
 
 def test_referee_doc_console_examples(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     text = (DOCS / "referee.md").read_text(encoding="utf-8")
-    examples = 0
+    examples = four_seat = 0
     status: int | None = None
     for block in re.findall(r"```console\n(.*?)```", text, re.DOTALL):
         for chunk in re.split(r"^\$ ", block, flags=re.MULTILINE)[1:]:
@@ -832,12 +832,13 @@ def test_referee_doc_console_examples(monkeypatch: pytest.MonkeyPatch, capsys: p
             if expected.count("\n") == 1:
                 assert out == expected  # one-line outputs are shown exactly as printed
             examples += 1
-    assert examples >= 15
+            four_seat += "finish_order" in json.loads(out)
+    assert examples >= 20 and four_seat >= 1  # the four-seat game of "Four seats" is run too
 
 
 def test_referee_doc_python_examples() -> None:
     failures, tried = doctest.testfile(str(DOCS / "referee.md"), module_relative=False)
-    assert tried >= 10 and failures == 0
+    assert tried >= 28 and failures == 0  # 13 two-seat examples, 15 four-seat (C6.1, C6.2, C1.4)
 
 
 def test_R5_3_R6_4_a_serial_bomb_beats_under_its_weaker_reading() -> None:
