@@ -131,9 +131,8 @@ def _outcome(game: Game, config: RoomConfig, scenario: Scenario) -> dict[str, ob
     }
     if game.seats == 2:
         outcome["winner"] = game.winner
-        outcome["result"] = game.result
-    else:
-        outcome["result"] = game.result
+    outcome["result"] = game.result
+    if game.seats == 4:
         outcome["finish_order"] = list(game.finish_order)
         outcome["winners"] = list(game.winners) if game.finished else None
     outcome.update(
