@@ -144,7 +144,7 @@ def _outcome(game: Game, config: RoomConfig, scenario: Scenario) -> dict[str, ob
         balances_after=None,
     )
     if game.finished:
-        settlement = game.settle(balances) if game.seats == 2 else game.settle_table(balances)
+        settlement = game.settlement(balances)
         outcome.update(
             settlement=settlement.to_dict(),
             deltas=list(settlement.deltas),
