@@ -260,7 +260,7 @@ def test_C6_2_settle_mode_ends_the_game_at_once() -> None:
     events = game.apply(Escape(3))
     assert game.finished and game.result == "escape" and game.winner is None
     assert game.winners == (0, 2)
-    assert events[-1].to_dict() == {"type": "end", "cause": "escape", "cards_left": 2}
+    assert events[-1].to_dict() == {"type": "end", "cause": "escape", "cards_left": 6}  # all cards still held
     settlement = game.settle_table([1000] * 4)
     assert settlement.result == "escape" and settlement.escaper == 3
 

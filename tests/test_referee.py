@@ -1071,7 +1071,7 @@ def test_C6_2_settle_mode_ends_the_game_at_once() -> None:
     assert outcome["finished"] is True and outcome["result"] == "escape"
     assert outcome["finish_order"] == [] and outcome["winners"] == [0, 2]
     assert outcome["events"][-2:] == [
-        {"type": "escape", "seat": 1, "cause": "escape"}, {"type": "end", "cause": "escape", "cards_left": 2},
+        {"type": "escape", "seat": 1, "cause": "escape"}, {"type": "end", "cause": "escape", "cards_left": 5},
     ]
     assert outcome["cards_left"] == [1, 2, 1, 1] and outcome["scoring_phase"] == [6, 0, 0, 0]
     settlement = outcome["settlement"]

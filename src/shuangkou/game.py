@@ -808,18 +808,21 @@ class Game:
             self.finished = True
             self.ended_by_escape = True
             self.winner = 1 - seat if self.seats == 2 else None
-            self.events.append(Event("end", self.winner, "escape", count=len(self.hands[seat])))
+            self.events.append(Event("end", self.winner, "escape", count=self._cards_left_at_end(seat)))
         elif not self.hosting[seat]:  # R10.1: hosting plays the seat to the end
             self.hosting[seat] = True
             self.events.append(Event("hosting", seat, "escape", on=True))
 
     def _finish(self, winner: int) -> None:
-        """The game is over, ``winner`` first out; the end event counts the cards the loser
-        holds with two seats, and those still held by all with four."""
+        """The game is over, ``winner`` first out."""
         self.finished = True
         self.winner = winner
-        left = len(self.hands[1 - winner]) if self.seats == 2 else sum(len(hand) for hand in self.hands)
-        self.events.append(Event("end", winner, count=left))
+        self.events.append(Event("end", winner, count=self._cards_left_at_end(1 - winner)))
+
+    def _cards_left_at_end(self, loser: int) -> int:
+        """What the end event counts: the cards ``loser`` holds with two seats (R7.1), the
+        cards all seats still hold with four."""
+        return len(self.hands[loser]) if self.seats == 2 else sum(len(hand) for hand in self.hands)
 
     # -- views and records ------------------------------------------------------
 
