@@ -641,7 +641,10 @@ def comparison_text(outcome: dict[str, Any]) -> str:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The load test's options."""
-    parser.add_argument("--tables", type=int, default=100, help="concurrent tables, one connection per seat (two, or four in a four-seat room)")
+    parser.add_argument(
+        "--tables", type=int, default=100,
+        help="concurrent tables, one connection per seat (two, or four in a four-seat room)",
+    )
     parser.add_argument("--duration", type=float, default=30.0, help="seconds measured (default 30)")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds played before measuring (default 5)")
     parser.add_argument("--think", type=float, default=1.0,
