@@ -325,6 +325,7 @@ def test_views_show_only_the_own_hand_partner_included() -> None:
             if other != seat:
                 assert not set(map(str, game.hands[other])) <= set(view["hand"])
         assert "hand" not in game.view(None) and "'hand'" not in text
+        assert view["revealed"] is None  # hands are shown only once the game is over (C5.8)
 
 
 def test_settle_table_for_a_finished_game_pays_by_the_finishing_order() -> None:  # C5, C7 row 1
@@ -349,10 +350,6 @@ def _shows(data: object, cards: list[str]) -> bool:
     return False
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="C5.8 亮牌: neither Game.view nor the settlement reveals the hands still held once the game is over",
-)
 def test_C5_8_once_the_game_is_over_every_hand_still_held_is_revealed() -> None:
     game = _finished(MANUAL, [[0], [1], [2]])  # single win; seat 3 and nobody else still holds cards
     assert game.finished and game.hands[3]

@@ -137,8 +137,8 @@ def test_four_players_by_quick_match_play_a_game_to_the_end_and_are_settled_once
 
 
 def test_no_hand_reaches_another_seat_partner_included(start_server: StartServer) -> None:
-    """Per-seat views (C5.8 reveals hands only in the result): every message each of the four
-    receives during the game holds its own hand only."""
+    """Per-seat views: every message each of the four receives holds its own hand only,
+    until the game is over and ``revealed`` shows every hand still held (C5.8)."""
     server = start_server(rooms=FOUR_ROOMS, seed=11)
 
     async def scenario() -> None:

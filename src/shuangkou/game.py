@@ -285,6 +285,7 @@ class GameView(TypedDict):
     finish_order: list[int]
     winners: list[int]
     swap: list[int] | None
+    revealed: list[list[str]] | None
     seat: NotRequired[int]
     hand: NotRequired[list[str]]
 
@@ -827,7 +828,8 @@ class Game:
     # -- views and records ------------------------------------------------------
 
     def view(self, seat: int | None = None) -> GameView:
-        """What ``seat`` may see (its own hand, never the other's); None for spectators.
+        """What ``seat`` may see (its own hand, never another's until the game is over:
+        then ``revealed`` shows every hand still held, C5.8); None for spectators.
         The plays in it are shared between views: read them, don't change them."""
         plays = self._play_views
         while len(plays) < len(self.plays):  # each play's dictionary is made once
@@ -851,6 +853,8 @@ class Game:
             "finish_order": list(self.finish_order),
             "winners": list(self.winners),
             "swap": list(self.swap) if self.swap is not None else None,
+            # 亮牌: once the game is over every hand still held is shown to all (C5.8)
+            "revealed": [[str(card) for card in hand] for hand in self.hands] if self.finished else None,
         }
         if seat is not None:
             data["seat"] = seat
