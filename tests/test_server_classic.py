@@ -153,6 +153,10 @@ def test_no_hand_reaches_another_seat_partner_included(start_server: StartServer
                     if key == "hand":
                         assert path.endswith(".game") and message["table"]["you"] == seat
                         assert set(value) <= hands[seat]
+                    if key == "revealed" and value is not None:  # 亮牌 only once the game is over
+                        assert message["table"]["game"]["finished"]
+                        assert all(set(shown) <= hands[other] for other, shown in enumerate(value))
+                        assert [len(shown) for shown in value] == message["table"]["game"]["cards_left"]
 
     run(scenario(), timeout=120)
 
