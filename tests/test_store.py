@@ -17,6 +17,7 @@ import random
 import re
 import threading
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,7 @@ from shuangkou.store import (
     validate_name,
 )
 from shuangkou.store import errors as store_errors
+from shuangkou.store.schema import utc_now
 
 STORAGE_DOC = Path(__file__).resolve().parent.parent / "docs" / "storage.md"
 
@@ -654,3 +656,21 @@ def test_storage_doc_examples() -> None:
         str(STORAGE_DOC), module_relative=False, optionflags=doctest.ELLIPSIS, verbose=False
     )
     assert tried > 5 and failures == 0
+
+
+def test_the_group_commit_writes_the_rows_a_single_append_writes(store: Store) -> None:
+    """append_actions runs on the driver's cursor: its rows read back as append_action's do
+    (the timestamp converted the same way), and a duplicate is refused the same way."""
+    store.save_game("g", "points", CONFIG)
+    before = utc_now()
+    store.append_action("g", 1, '{"seat": 0, "pass": true}')
+    assert store.append_actions([("g", 2, '{"seat": 1, "pass": true}'), ("g", 3, "{}")]) == [None, None]
+    game = store.get_game("g")
+    assert game is not None
+    assert [(a.seq, a.action_json) for a in game.actions] == [
+        (1, '{"seat": 0, "pass": true}'), (2, '{"seat": 1, "pass": true}'), (3, "{}"),
+    ]
+    for action in game.actions:
+        assert action.created_at.tzinfo is not None and action.created_at >= before - timedelta(seconds=1)
+    outcomes = store.append_actions([("g", 3, "{}"), ("g", 4, "{}")])
+    assert isinstance(outcomes[0], DuplicateActionError) and outcomes[1] is None

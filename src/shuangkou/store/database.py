@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Self
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, DBAPIError
 from sqlalchemy.pool import StaticPool
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.expression import ClauseElement
 
 from .errors import InvalidValueError
 
-__all__ = ["DEFAULT_DATABASE_URL", "Database"]
+__all__ = ["DEFAULT_DATABASE_URL", "Database", "DriverStatement"]
 
 DEFAULT_DATABASE_URL: Final = "sqlite:///data/shuangkou.db"
 """The database a server uses when given none: a SQLite file under ``./data/``."""
@@ -61,6 +64,46 @@ class Database:
         """``"sqlite"`` or ``"postgresql"``."""
         return self._engine.dialect.name
 
+    def driver_statement(self, statement: ClauseElement) -> DriverStatement:
+        """``statement`` compiled for this database, for :meth:`_driver_transaction`."""
+        dialect = self._engine.dialect
+        compiled = statement.compile(dialect=dialect)
+        assert isinstance(compiled, SQLCompiler)  # a Core statement compiles to SQL
+        keys = tuple(compiled.positiontup or ()) if compiled.positional else tuple(compiled.binds)
+        processors: dict[str, Callable[[Any], Any]] = {}
+        for key in keys:
+            processor = compiled.binds[key].type.dialect_impl(dialect).bind_processor(dialect)
+            if processor is not None:
+                processors[key] = processor
+        return DriverStatement(compiled.string, keys, compiled.positional, processors)
+
+    @contextmanager
+    def _driver_transaction(self) -> Iterator[Any]:
+        """A driver (DBAPI) cursor inside a writing transaction, committed on success and
+        rolled back on error: for the one statement pair the server runs for every game
+        action, where SQLAlchemy's own execution costs several times the database's work.
+        The driver's errors are raised as SQLAlchemy's (``IntegrityError``, ``OperationalError``…),
+        as from :meth:`_transaction`."""
+        driver_error: type[Exception] = self._engine.dialect.loaded_dbapi.Error
+        with self._lock:
+            raw = self._engine.raw_connection()
+            try:
+                cursor = raw.cursor()
+                try:
+                    if self.dialect == "sqlite":
+                        cursor.execute("BEGIN IMMEDIATE")  # the driver leaves transactions to us (see below)
+                    yield cursor
+                    raw.commit()
+                except BaseException as error:
+                    raw.rollback()
+                    if isinstance(error, driver_error):
+                        raise DBAPIError.instance(None, None, error, driver_error) from error
+                    raise
+                finally:
+                    cursor.close()
+            finally:
+                raw.close()  # back to the pool
+
     @contextmanager
     def _transaction(self, write: bool = False) -> Iterator[Connection]:
         """A connection inside a transaction, committed on success and rolled back on error.
@@ -92,6 +135,28 @@ def _create_engine(url: URL) -> Engine:
         engine = create_engine(url, connect_args={"timeout": 30})
     _configure_sqlite(engine)
     return engine
+
+
+@dataclass(frozen=True, slots=True)
+class DriverStatement:
+    """A Core statement compiled once for the database's dialect, to run on the driver's own
+    cursor: its SQL, the order of its parameters (or their names, for a driver that takes
+    them by name), and each bound column's conversion (a datetime to SQLite's text, say), so
+    that the rows it writes are those SQLAlchemy would write."""
+
+    sql: str
+    keys: tuple[str, ...]
+    positional: bool
+    processors: Mapping[str, Callable[[Any], Any]]
+
+    def parameters(self, values: Mapping[str, Any]) -> Sequence[Any] | dict[str, Any]:
+        """The driver's parameters for ``values`` (by key)."""
+        converted = {key: self._convert(key, values[key]) for key in self.keys}
+        return tuple(converted[key] for key in self.keys) if self.positional else converted
+
+    def _convert(self, key: str, value: Any) -> Any:
+        processor = self.processors.get(key)
+        return value if processor is None else processor(value)
 
 
 def _configure_sqlite(engine: Engine) -> None:

@@ -5,6 +5,7 @@ After a crash the server restores every running game from its actions (:meth:`Jo
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -15,7 +16,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
 from .checks import check_choice, check_int, check_json, check_page, check_text
-from .database import Database
+from .database import Database, DriverStatement
 from .errors import DuplicateActionError, GameStateError, InvalidValueError, StoreError, UnknownGameError
 from .schema import ID_MAX_LENGTH, game_actions_table, games_table, utc, utc_now
 
@@ -30,11 +31,6 @@ _VOID_REASON_MAX_LENGTH: Final = 10_000
 # and building a statement anew costs more than running it.
 _GAME_STATUS_FOR_UPDATE: Final = (
     select(games_table.c.status).where(games_table.c.game_id == bindparam("game_id")).with_for_update()
-)
-_GAME_STATUSES_FOR_UPDATE: Final = (
-    select(games_table.c.game_id, games_table.c.status)
-    .where(games_table.c.game_id.in_(bindparam("game_ids", expanding=True)))
-    .with_for_update()
 )
 _INSERT_ACTION: Final = game_actions_table.insert()
 
@@ -102,6 +98,11 @@ class Journal(Database):
             if conn.execute(upsert).first() is None:  # the row exists and is not running
                 raise GameStateError(f"game {game_id} is {_status(conn, game_id)}; it can no longer be saved")
 
+    @functools.cached_property
+    def _append_statements(self) -> tuple[DriverStatement, DriverStatement]:
+        """The status check and the insert of :meth:`append_actions`, compiled once."""
+        return self.driver_statement(_GAME_STATUS_FOR_UPDATE), self.driver_statement(_INSERT_ACTION)
+
     def append_action(self, game_id: str, seq: int, action_json: str) -> None:
         """Store action number ``seq`` of a running game (before the server acknowledges it).
 
@@ -131,14 +132,17 @@ class Journal(Database):
         """
         if not actions:
             return []
+        status, insert = self._append_statements
         try:
             rows = [_action_row(*action) for action in actions]
-            with self._transaction(write=True) as conn:
-                games = sorted({row["game_id"] for row in rows})
-                found = conn.execute(_GAME_STATUSES_FOR_UPDATE, {"game_ids": games})
-                statuses = {game: status for game, status in found}
-                if all(statuses.get(game) == "running" for game in games):
-                    conn.execute(_INSERT_ACTION, rows)
+            with self._driver_transaction() as cursor:
+                running = True
+                for game in sorted({row["game_id"] for row in rows}):  # locked in one order
+                    cursor.execute(status.sql, status.parameters({"game_id": game}))
+                    found = cursor.fetchone()
+                    running = running and found is not None and found[0] == "running"
+                if running:
+                    cursor.executemany(insert.sql, [insert.parameters(row) for row in rows])
                     return [None] * len(rows)
         except (StoreError, IntegrityError):
             pass  # one by one below: each action gets its own answer
