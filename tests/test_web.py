@@ -794,7 +794,12 @@ def test_four_seats_one_player_and_three_bots_play_a_whole_game_in_both_language
     assert len(solo.hand()) == sent[seat]
 
     # Everyone plays (we press H and Enter); places appear by the seats as players go out.
-    placed: set[int] = set()
+    placed: dict[int, str] = {}
+
+    def read_places() -> None:
+        for node in page.query_selector_all("#view-table .seat [data-testid^=place-]"):
+            placed[int((node.get_attribute("data-testid") or "").split("-")[1])] = node.inner_text()
+
     deadline = time.monotonic() + 120
     while not solo.result_shown():
         assert time.monotonic() < deadline, "the game did not finish in time"
@@ -802,10 +807,11 @@ def test_four_seats_one_player_and_three_bots_play_a_whole_game_in_both_language
             solo.take_turn(most=True)
         else:
             time.sleep(0.03)
-        for node in page.query_selector_all("#view-table .seat [data-testid^=place-]"):
-            placed.add(int((node.get_attribute("data-testid") or "").split("-")[1]))
+        read_places()
+    read_places()
     order = server_table(solo)["settlement"]["finish_order"]
-    assert placed <= set(order) and placed, "each seat out was shown with its place"
+    names = ["1st out", "2nd out", "3rd out", "Last"]
+    assert placed == {seat: names[index] for index, seat in enumerate(order)}, "every place by its seat"
     game_id = check_four_seat_result(server, solo)
 
     page.click("[data-lang=zh]")

@@ -4,7 +4,7 @@
 import { t, formatNumber } from "../i18n.js";
 import { describeCombo, phaseText } from "../cards.js";
 import { $, announce, h } from "../dom.js";
-import { classicResult, resultSummary } from "../state.js";
+import { canFillWithBots, classicResult, resultSummary } from "../state.js";
 import { displayName, money, seatName, signed, unit } from "./common.js";
 
 /** Show (or hide) the result overlay. `actions`: {leave, ready}. */
@@ -143,7 +143,10 @@ function renderClassicResult(state, summary, actions) {
   if (summary.capped) notes.push(t("result4.capped"));
   const readyArea = h("div", { class: "result-ready", "data-testid": "others-ready" },
     ...summary.others.map(({ seat, status }) => h("p", { class: "muted", "data-seat": String(seat) },
-      status === "left" ? t("result4.left", { name: name(seat) }) : t(status === "ready" ? "result.oppReady" : "result.oppNotReady", { name: name(seat) }))));
+      status === "left" ? t("result4.left", { name: name(seat) }) : t(status === "ready" ? "result.oppReady" : "result.oppNotReady", { name: name(seat) }))),
+    canFillWithBots(state)
+      ? h("button", { type: "button", class: "btn ghost small", onclick: actions.fillBots, "data-testid": "fill-bots" }, t("wait.bots"))
+      : null);
   const header = (seat, index) => h("th", { scope: "col", class: `side-${summary.sides[index]}` },
     h("span", { class: "col-name" }, seat === you ? t("seat.you") : name(seat)),
     h("span", { class: "col-side" }, t(`result4.side.${summary.sides[index]}`)));
