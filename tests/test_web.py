@@ -60,6 +60,9 @@ ROOMS = {
     "ready_seconds = 120\n",
     "hosted": 'edition = "points"\nname = "Hosted"\n[timers]\nturn_seconds = 30\nready_seconds = 120\n'
     '[escape]\nescape_mode = "host"\n',
+    # RULES-CLASSIC: four seats in two teams (the shipped classic room's rules, long timers).
+    "classic": 'edition = "points"\nname = "Classic room"\n[rules]\nwild_jokers = "none"\nthree_joker_bomb = false\n'
+    '[timers]\nturn_seconds = 30\nready_seconds = 120\n[escape]\nescape_mode = "host"\n[table]\nseats = 4\n',
 }
 
 
@@ -348,9 +351,9 @@ DESCRIBE_COMBOS = """() => import('/cards.js').then(({ describeCombo, jokerMarks
 })"""
 
 
-def _assert_no_english(page: Page, dictionaries: dict[str, dict[str, Any]]) -> None:
-    """No English string of the dictionary is visible in Chinese mode."""
-    text = page.inner_text("body")
+def _assert_no_english(page: Page, dictionaries: dict[str, dict[str, Any]], root: str = "body") -> None:
+    """No English string of the dictionary is visible in Chinese mode (in ``root``)."""
+    text = page.inner_text(root)
     english = dictionaries["en"]
     for key, value in english.items():
         values = list(value.values()) if isinstance(value, dict) else [value]
@@ -693,6 +696,217 @@ def test_server_restart_mid_game_the_page_reconnects_by_itself(tmp_path: Path, b
         ana.close()
 
 
+# ---------------------------------------------------------------------------
+# Four seats (RULES-CLASSIC)
+
+SEAT_NODES = {"me": "#seat-me", "right": "#seat-right", "top": "#seat-opp", "left": "#seat-left"}
+
+
+def seats_around(player: Player) -> dict[str, int]:
+    """Which seat the page draws at each place of the table."""
+    return {
+        position: int(player.page.get_attribute(selector, "data-seat") or "-1")
+        for position, selector in SEAT_NODES.items()
+    }
+
+
+def four_seat_view(player: Player) -> dict[str, Any]:
+    """What a player sees of a four-seat table: places, names, sides, card counts, places
+    out, the hand and the play to beat."""
+    page = player.page
+    view: dict[str, Any] = {"seats": seats_around(player), "hand": player.hand()}
+    for position, selector in SEAT_NODES.items():
+        view[position] = page.eval_on_selector(
+            selector,
+            """node => ({side: node.dataset.side, name: node.querySelector('.name')?.textContent,
+                        count: node.querySelector('.count-badge')?.textContent ?? null,
+                        tags: [...node.querySelectorAll('.tag-role, .tag-place')].map(tag => tag.textContent)})""",
+        )
+    view["table"] = page.get_attribute("[data-testid=table-play]", "data-cards") if page.is_visible(
+        "[data-testid=table-play]"
+    ) else None
+    return view
+
+
+def server_table(player: Player) -> dict[str, Any]:
+    """The last table view the page received from the server."""
+    table: dict[str, Any] = player.page.evaluate("window.shuangkou.state.table")
+    return table
+
+
+def check_four_seat_layout(player: Player) -> int:
+    """C1.1: us at the bottom, the next seat (i + 1) on the right, the partner opposite, the
+    previous seat on the left; the sides are the server's teams. Returns our seat."""
+    seat = player.seat()
+    assert seats_around(player) == {"me": seat, "right": (seat + 1) % 4, "top": (seat + 2) % 4, "left": (seat + 3) % 4}
+    teams = server_table(player)["game"]["teams"]
+    for position, selector in SEAT_NODES.items():
+        other = seats_around(player)[position]
+        expected = "us" if teams[other] == teams[seat] else "them"
+        assert player.page.get_attribute(selector, "data-side") == expected, (position, teams)
+    assert player.page.inner_text(f"[data-testid=role-{(seat + 2) % 4}]") == "Partner"
+    return seat
+
+
+def check_four_seat_result(server: Server, player: Player) -> str:
+    """The result screen of a four-seat game: finishing order, result and title as the
+    server settled it, every balance equal to the ledger. Returns the game id."""
+    page = player.page
+    page.wait_for_selector("#result-card [data-testid=finish-order]")
+    settlement = server_table(player)["settlement"]
+    shown = page.eval_on_selector_all("[data-testid=finish-order] li", "nodes => nodes.map(n => +n.dataset.seat)")
+    assert shown == settlement["finish_order"]
+    level = {"double": "Double (双扣)", "single": "Single (单扣)", "draw": "Draw (平扣)", "escape": "Escape (逃跑)"}
+    assert page.inner_text("[data-testid=result-level]") == level[settlement["result"]]
+    won = player.seat() in settlement["winners"]
+    assert page.inner_text("[data-testid=result-title]") == ("Your team wins!" if won else "Your team loses")
+    text = page.inner_text("[data-testid=breakdown]")
+    labels = ("Finish", "Scoring phase", "Bombs", "Contribution", "Result ±X·a·b", "Net", "Balance before")
+    for label in (*labels, "Balance after", "Cards still held"):
+        assert label in text, label
+    facts = page.inner_text(".facts")
+    assert f"X = {settlement['match_points']}" in facts and f"a = {settlement['a']}" in facts and "b = " in facts
+    return check_result_against_ledger(server, player)
+
+
+def test_four_seats_one_player_and_three_bots_play_a_whole_game_in_both_languages(
+    server: Server, browser: Browser
+) -> None:
+    """C1.1, C2.2, C3.2, C5.8: "Play with bots" in a four-seat room seats three bots; the page
+    lays the table out around us, names places as players go out and shows the whole
+    settlement; in Chinese too; Ready deals the next game."""
+    solo = Player(browser, server).sign_in("Solo4").in_lobby()
+    page = solo.page
+    assert page.inner_text("[data-testid=seats-classic]") == "4 players · teams"
+    assert page.inner_text("[data-testid=seats-points]") == "2 players"
+    assert page.inner_text(".room[data-room=classic] [data-action=bot]") == "Play with bots"
+    solo.join("classic", "bot")
+    page.wait_for_selector("[data-testid=ready]")
+    assert all(page.is_visible(f"{selector} .seat-info") for selector in SEAT_NODES.values()), "three bots sat down"
+    solo.ready()
+    solo.wait_playing()
+    seat = check_four_seat_layout(solo)
+    shown, sent = page.evaluate(
+        "() => [[0, 1, 2, 3].map(i => document.querySelector(`[data-testid=count-${i}]`)?.textContent ?? null),"
+        " window.shuangkou.state.table.game.cards_left]"
+    )
+    assert shown == [None if other == seat else str(count) for other, count in enumerate(sent)]
+    assert len(solo.hand()) == sent[seat]
+
+    # Everyone plays (we press H and Enter); places appear by the seats as players go out.
+    placed: dict[int, str] = {}
+
+    def read_places() -> None:
+        for node in page.query_selector_all("#view-table .seat [data-testid^=place-]"):
+            placed[int((node.get_attribute("data-testid") or "").split("-")[1])] = node.inner_text()
+
+    deadline = time.monotonic() + 120
+    while not solo.result_shown():
+        assert time.monotonic() < deadline, "the game did not finish in time"
+        if solo.my_turn():
+            solo.take_turn(most=True)
+        else:
+            time.sleep(0.03)
+        read_places()
+    read_places()
+    order = server_table(solo)["settlement"]["finish_order"]
+    names = ["1st out", "2nd out", "3rd out", "Last"]
+    assert placed == {seat: names[index] for index, seat in enumerate(order)}, "every place by its seat"
+    game_id = check_four_seat_result(server, solo)
+
+    page.click("[data-lang=zh]")
+    assert page.inner_text("[data-testid=result-level]") in ("双扣", "单扣", "平扣")
+    assert page.inner_text("[data-testid=finish-order] li >> nth=0").startswith("头游")
+    dictionaries = page.evaluate("import('/i18n.js').then(m => m.dictionaries)")
+    page.wait_for_selector("#banner:empty", state="attached")  # a bomb's banner said in English has faded
+    _assert_no_english(page, dictionaries, "#view-table")  # the screen reader's last words were said in English
+    page.click("[data-lang=en]")
+
+    page.click("[data-testid=next-game]")  # the bots are always ready
+    page.wait_for_function(
+        f"() => document.querySelector('#view-table').dataset.gameId !== '{game_id}'"
+        " && document.querySelector('#view-table').dataset.phase === 'playing'"
+    )
+    assert page.is_hidden("#result") and len(solo.hand()) == 27
+    solo.close()
+
+
+def test_four_seats_quick_match_waits_with_free_seats_then_fills_with_bots(server: Server, browser: Browser) -> None:
+    """A quick-match table still waiting shows its free seats in the lobby and offers "Fill
+    with bots" ({"type": "bots"}); bots take every free seat."""
+    ana = Player(browser, server).sign_in("Early").in_lobby()
+    ana.join("classic", "quick")
+    ana.page.wait_for_selector("[data-testid=waiting]")
+    assert "1 of 4 seats taken" in ana.page.inner_text("[data-testid=waiting]")
+    bo = Player(browser, server).sign_in("Browser").in_lobby()
+    assert bo.page.inner_text("[data-testid=free-seats-classic]") == "3 seats free"
+    bo.close()
+    ana.page.click("[data-testid=fill-bots]")
+    ana.page.wait_for_selector("[data-testid=ready-panel]")
+    seats = server_table(ana)["seats"]
+    assert [seat["bot"] for seat in seats] == [False, True, True, True]
+    assert ana.page.is_hidden("[data-testid=fill-bots]")
+    ana.page.click("[data-testid=leave]")  # between games: no escape, straight back to the lobby
+    ana.in_lobby()
+    ana.close()
+
+
+def test_four_seats_partners_by_invite_with_two_bots_and_a_reload_mid_game(server: Server, browser: Browser) -> None:
+    """Two friends at one invite table as partners (seats 0 and 2), two bots filled in by
+    "Fill with bots": each sees the other opposite, on its side; a reload mid-game brings
+    back the same four-seat view; both play to the result, which matches the ledger."""
+    host = Player(browser, server).sign_in("Host4").in_lobby()
+    host.join("classic", "invite")
+    link = host.page.input_value("[data-testid=invite-link]")
+    path = link[len(server.url) :]
+    # Seats are taken in order: a third friend holds seat 1 until the partner has seat 2.
+    filler = Player(browser, server).sign_in("Filler", path)
+    filler.page.wait_for_selector("[data-testid=waiting]")
+    partner = Player(browser, server).sign_in("Partner", path)
+    partner.page.wait_for_selector("[data-testid=waiting]")
+    filler.page.click("[data-testid=waiting] >> text=Back to the lobby")
+    filler.in_lobby()
+    filler.close()
+    host.page.wait_for_selector("[data-testid=waiting]:has-text('2 of 4 seats taken')")
+    host.page.click("[data-testid=fill-bots]")
+    for player in (host, partner):
+        player.page.wait_for_selector("[data-testid=ready]")
+        player.ready()
+    for player in (host, partner):
+        player.wait_playing()
+    assert (host.seat(), partner.seat()) == (0, 2)
+    for player, friend in ((host, "Partner"), (partner, "Host4")):
+        check_four_seat_layout(player)
+        assert player.page.inner_text("#seat-opp .name") == friend
+        assert player.page.get_attribute("#seat-opp", "data-side") == "us"
+
+    # A few plays, then a reload while the host is to act (nothing moves) and a play is on the table.
+    deadline = time.monotonic() + 60
+    while True:
+        assert time.monotonic() < deadline, "no moment to reload"
+        assert not partner.result_shown(), "the game ended before a moment to reload"
+        if partner.my_turn():
+            partner.take_turn()
+        elif host.my_turn():
+            if partner.page.is_visible("[data-testid=table-play]") and len(partner.hand()) < 27:
+                break
+            host.take_turn()
+        else:
+            time.sleep(0.03)
+    before = four_seat_view(partner)
+    partner.page.reload()
+    partner.wait_playing()
+    partner.page.wait_for_function("() => document.querySelectorAll('#hand .card').length > 0")
+    assert four_seat_view(partner) == before
+    assert partner.page.is_visible(f"[data-testid=timer-{host.seat()}]")
+
+    play_out([host, partner], limit=120)
+    games = {check_four_seat_result(server, player) for player in (host, partner)}
+    assert len(games) == 1
+    host.close()
+    partner.close()
+
+
 def settle_for_screenshot(page: Page) -> None:
     """Let animations end and clear passing messages (toasts, a bomb banner) before a picture."""
     page.wait_for_selector("#banner:not(.show)", state="attached", timeout=5000)
@@ -741,4 +955,47 @@ def test_screenshots_for_the_readme(tmp_path: Path, browser: Browser) -> None:
         shoot(page, "result")
         player.close()
     for name in ("lobby", "game", "result", "lobby-phone", "game-phone", "result-phone"):
+        assert (folder / f"{name}.png").stat().st_size > 10_000
+
+
+def test_screenshots_of_a_four_seat_game(tmp_path: Path, browser: Browser) -> None:
+    """A four-seat game in progress (partner opposite, the seats' plays and passes) and its
+    result, at desktop and at phone width, in the shipped classic room."""
+    write_readme = os.environ.get("SHUANGKOU_SCREENSHOTS") == "1"
+    folder = README_SCREENSHOTS if write_readme else tmp_path / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def shoot(page: Page, name: str) -> None:
+        for viewport, suffix in ((PHONE, "-phone"), (DESKTOP, "")):
+            page.set_viewport_size(viewport)
+            settle_for_screenshot(page)
+            page.screenshot(path=str(folder / f"{name}{suffix}.png"))
+
+    with run_server(tmp_path / "shots4", None) as shots:  # the shipped rooms
+        player = Player(browser, shots).sign_in("Xiao Ming").in_lobby()
+        page = player.page
+        player.join("classic", "bot")
+        page.wait_for_selector("[data-testid=ready]")
+        player.ready()
+        turns = 0
+        while True:  # our turn, a play to beat from another seat, and the others' moves beside their seats
+            page.wait_for_selector("#view-table[data-turn=me], #result-card [data-testid=next-game]")
+            if player.result_shown():  # over already: deal again
+                page.click("[data-testid=next-game]")
+                player.wait_turn()
+                turns = 0
+            beside = page.locator(".bubble[data-seat]:not([hidden])").count()
+            if turns >= 3 and page.is_visible("[data-testid=table-play].from-opp") and beside >= 2:
+                break
+            player.take_turn()
+            turns += 1
+        page.keyboard.press("h")
+        page.wait_for_selector("#hint-count:text-matches('^1/')")
+        shoot(page, "game4")
+        page.keyboard.press("Escape")
+        page.click("#btn-hosting")
+        page.wait_for_selector("#result-card [data-testid=finish-order]", timeout=60000)
+        shoot(page, "result4")
+        player.close()
+    for name in ("game4", "result4", "game4-phone", "result4-phone"):
         assert (folder / f"{name}.png").stat().st_size > 10_000

@@ -43,3 +43,41 @@ export function settlement(extra = {}) {
     win_fee: 0, house: 0, deltas: [-60, 60], balances_before: [1000, 1000], balances_after: [940, 1060], ...extra,
   };
 }
+
+const FOUR = ["Ann", "Bob", "Cy", "Di"];
+
+/** A four-seat `table` (RULES-CLASSIC) in the middle of a game: teams 0+2 and 1+3 as the server sends them. */
+export function table4({
+  you = 0, toAct = 0, onTable = null, plays = onTable ? [onTable] : [], cardsLeft = [27, 27, 27, 27], phase = "playing",
+  seats = FOUR.map((name) => seat(name)), finishOrder = [], finished = false, swap = null, settlement = null, seq = 5,
+  gameId = "g4", hand = ["3H", "5C", "QH"], escapePenalty = 1080, escapeMode = "host", game = true,
+} = {}) {
+  return {
+    id: "T4", room: "classic", edition: "points", seq, phase, you, seats,
+    game: game ? {
+      seq: 1, to_act: finished ? null : toAct, leader: 0, flip_card: "QC", cards_left: cardsLeft, table: onTable, plays,
+      timeouts: [0, 0, 0, 0], hosting: [false, false, false, false], played: [false, false, false, false], finished,
+      winner: finishOrder[0] ?? null, result: null, escaped: null, teams: [0, 1, 0, 1], finish_order: finishOrder,
+      winners: [], swap, seat: you, hand,
+    } : null,
+    game_id: game ? gameId : null, turn_seconds: 20, turn_deadline: 1_000_000,
+    escape_penalty: phase === "playing" ? escapePenalty : null, escape_mode: escapeMode, settlement,
+  };
+}
+
+export const state4Message = (options = {}, events = []) => ({ type: "state", events, table: table4(options) });
+
+/** A four-seat settlement (C5.8) as the server sends it: seats 1 and 3 out first and third, a single win
+ * (a = 2) with seat 3's 6-phase bomb (b = 4, and c = 2 from each of the three others). */
+export function settlement4(extra = {}) {
+  const phase = (value) => ({ phase: value, source: value ? "bomb" : "none", bombs: [], played: [] });
+  return {
+    result: "single", finish_order: [1, 0, 3, 2], winners: [1, 3], escaper: null, match_points: 60, levels: [5, 5, 5, 6],
+    a: 2, b: 4, doubling_phase: 6, phases: [phase(0), phase(4), phase(0), phase(6)], team_phases: [0, 6],
+    contribution_multipliers: [0, 0, 0, 2], contributions: [0, 0, 0, 120], result_points: 480,
+    transfers: [-480, 480, -480, 480], penalty: 0, escape_payments: [0, 0, 0, 0], nets: [-600, 360, -600, 840],
+    house_claim: 0, table_fees: [0, 0, 0, 0], dues: [600, 0, 600, 0], paid: [600, 0, 600, 0], received: [0, 360, 0, 840],
+    capped: false, win_fees: [0, 0, 0, 0], house: 0, deltas: [-600, 360, -600, 840], balances_before: [1000, 1000, 1000, 1000],
+    balances_after: [400, 1360, 400, 1840], ...extra,
+  };
+}

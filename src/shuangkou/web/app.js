@@ -32,7 +32,7 @@ let state = S.initialState({
 let link = null;
 let drag = null; // a selection by dragging across the hand: {on, pointer, last, row}
 
-const actions = { join, leave, ready, copyInvite };
+const actions = { join, leave, ready, copyInvite, fillBots };
 
 // ---------------------------------------------------------------------------
 // Drawing
@@ -322,6 +322,24 @@ function tellEvent(event) {
     case "escape":
       if (seat !== me) toast(t("ev.oppEscaped", { name }), "warn", 5000);
       break;
+    case "out": {
+      const text = seat === me ? t("ev.youOut", { place: t(`place.${event.place}`) }) : t("ev.out", { name, place: t(`place.${event.place}`) });
+      toast(text, "info");
+      announce(text);
+      break;
+    }
+    case "jiefeng": {
+      const text = seat === me ? t("round.youJiefeng") : t("round.jiefeng", { name });
+      showBanner(t("ev.jiefengTitle"), text, "jiefeng");
+      announce(text);
+      break;
+    }
+    case "swap": {
+      const text = t("deal.swap", { a: name, b: seatName(state, event.with) });
+      toast(text, "warn", 6000);
+      announce(text);
+      break;
+    }
     default:
       break;
   }
@@ -478,7 +496,9 @@ async function leave() {
   const escape = S.escapeDialog(state);
   if (escape) {
     const body = [];
-    if (escape.mode === "host") {
+    if (S.isFourSeat(state)) {
+      body.push(t(escape.mode === "host" ? "leave.bodyHost4" : "leave.bodySettle4", { penalty: money(escape.penalty, escape.edition) }));
+    } else if (escape.mode === "host") {
       body.push(t("leave.bodyHost"));
     } else {
       body.push(t("leave.bodySettle", { penalty: money(escape.penalty, escape.edition) }));
@@ -496,6 +516,11 @@ async function leave() {
   }
   state = S.leaveRequested(state);
   send({ type: "leave" });
+}
+
+/** Bots sit down in every free seat of our table (an invitation, or a quick match still waiting). */
+function fillBots() {
+  send({ type: "bots" });
 }
 
 function copyInvite() {

@@ -3,7 +3,8 @@
 // selectors read what the page shows from it. Renderers (render/*.js) draw a state and
 // app.js wires events to reducers. Nothing here knows the rules: the legal moves (pushed
 // with every state to the seat to act), what a combination is, whether it is a bomb and
-// what its jokers stand for all come from the server.
+// what its jokers stand for, the teams, the finishing places and the result all come from
+// the server. Two seats (Rush) or four (classic): the seats are as many as `table.seats`.
 
 import { parseCard, sortCards } from "./cards.js";
 
@@ -30,7 +31,9 @@ export function initialState({ token = null, invite = null, sort = "rank" } = {}
     hintIndex: -1,
     hintApplied: null,
     busy: false,
-    bubbles: [null, null],
+    bubbles: [null, null], // per seat: its pass of this round ({cause}), or null
+    lastPlays: [null, null], // per seat: its last play of this round (four seats show it by the seat)
+    jiefeng: null, // the seat that took over the lead (接风, C2.3) until it plays
     gameId: null,
     names: {},
     message: null,
@@ -46,6 +49,66 @@ export function initialState({ token = null, invite = null, sort = "rank" } = {}
 export const mySeat = (state) => (state.table ? state.table.you : null);
 export const opponentSeat = (state) => (state.table && state.table.you !== null ? 1 - state.table.you : null);
 export const currentGame = (state) => (state.table ? state.table.game : null);
+
+/** The number of seats at our table: 2 (Rush) or 4 (classic). */
+export const seatCount = (state) => state.table?.seats?.length || 2;
+export const isFourSeat = (state) => seatCount(state) === 4;
+
+/** The places around the table, from our seat on in the order of play: with four seats play
+ * passes from seat i to i + 1 counter-clockwise (C1.1), so the next seat sits on our right,
+ * our partner opposite and the previous seat on our left. */
+const POSITIONS = { 2: ["me", "top"], 4: ["me", "right", "top", "left"] };
+
+/** Which seat is at each place: {me, top} or {me, right, top, left} (a spectator sees from seat 0). */
+export function seatPositions(state) {
+  const count = seatCount(state);
+  const base = state.table?.you ?? 0;
+  return Object.fromEntries(POSITIONS[count].map((position, step) => [position, (base + step) % count]));
+}
+
+/** The place at the table of a seat: "me", "right", "top" or "left". */
+export function positionOf(state, seat) {
+  const positions = seatPositions(state);
+  return Object.keys(positions).find((position) => positions[position] === seat) ?? null;
+}
+
+/** A seat's team as the server says (`game.teams`); null before the first deal. */
+export function teamOf(state, seat) {
+  const teams = currentGame(state)?.teams;
+  return teams && seat !== null && seat !== undefined ? teams[seat] ?? null : null;
+}
+
+/** With four seats, "us" (our team) or "them"; null with two seats or before the deal. */
+export function sideOf(state, seat) {
+  if (!isFourSeat(state)) return null;
+  const ours = teamOf(state, seatPositions(state).me);
+  const theirs = teamOf(state, seat);
+  if (ours === null || theirs === null) return null;
+  return ours === theirs ? "us" : "them";
+}
+
+/** Our partner's seat (the other seat of our team, from the server's teams), or null. */
+export function partnerSeat(state) {
+  if (!isFourSeat(state)) return null;
+  const me = seatPositions(state).me;
+  const teams = currentGame(state)?.teams;
+  if (!teams) return null;
+  const seat = teams.findIndex((team, index) => index !== me && team === teams[me]);
+  return seat < 0 ? null : seat;
+}
+
+/** A seat's place in the finishing order (1 = 头游 …), from `finish_order`; null while it holds cards. */
+export function placeOf(state, seat) {
+  if (!isFourSeat(state)) return null;
+  const order = currentGame(state)?.finish_order || [];
+  const index = order.indexOf(seat);
+  return index < 0 ? null : index + 1;
+}
+
+/** The seats the server placed, first out first, each with its place. */
+export function finishingOrder(state) {
+  return (currentGame(state)?.finish_order || []).map((seat, index) => ({ seat, place: index + 1 }));
+}
 
 /** A game is being played (not over) at our table. */
 export function isPlaying(state) {
@@ -164,11 +227,12 @@ export function connectionBanner(state, now) {
 }
 
 /**
- * What the escape dialog says before leaving a game: null when no game is being played
- * (leaving costs nothing), else the mode, the penalty and whether a card was played.
+ * What the escape dialog says before leaving a game: null when no game is being played or
+ * the server prices no escape (`escape_penalty` null: leaving costs nothing), else the
+ * mode, the penalty and whether a card was played.
  */
 export function escapeDialog(state) {
-  if (!isPlaying(state)) return null;
+  if (!isPlaying(state) || state.table.escape_penalty === null) return null;
   const table = state.table;
   return { mode: table.escape_mode, penalty: table.escape_penalty, edition: table.edition, played: Boolean(table.game.played?.[table.you]) };
 }
@@ -182,11 +246,11 @@ export function escapeSettled(state, account) {
   return { delta: after - leaving.balance, edition: leaving.edition };
 }
 
-/** The result screen's data, or null when no settlement is shown. */
+/** The result screen's data for two seats, or null when no settlement is shown. */
 export function resultSummary(state) {
   const table = state.table;
   const settlement = table?.settlement;
-  if (!table || table.phase !== "settled" || !settlement) return null;
+  if (!table || table.phase !== "settled" || !settlement || isFourSeat(state)) return null;
   const you = table.you;
   const other = 1 - you;
   const escape = settlement.result === "escape";
@@ -211,6 +275,94 @@ export function resultSummary(state) {
     readyDeadline: mine?.ready_deadline || null,
     gameId: table.game_id || "",
   };
+}
+
+/**
+ * The result screen's data for four seats (C5.8), or null when no settlement is shown: the
+ * title, the result, our change, the columns (our seat, our partner, then the other team
+ * as they sit) and the breakdown's rows, each `{key, cells}` with one raw value per column.
+ * Every number is the server's; rows that would only hold zeros (fees, escape payments)
+ * are left out.
+ */
+export function classicResult(state) {
+  const table = state.table;
+  const settlement = table?.settlement;
+  if (!table || table.phase !== "settled" || !settlement || !isFourSeat(state)) return null;
+  const you = seatPositions(state).me;
+  const game = currentGame(state);
+  const escaper = settlement.escaper ?? null;
+  const won = settlement.winners.includes(you);
+  let title = won ? "teamWins" : "teamLoses";
+  if (escaper === you) title = "youEscaped";
+  else if (settlement.result === "escape") title = "otherEscaped";
+  const columns = seatsByTeam(state, settlement);
+  const column = (pick) => columns.map((seat) => pick(seat));
+  const order = settlement.finish_order;
+  const rows = [
+    { key: "place", cells: column((seat) => (order.includes(seat) ? order.indexOf(seat) + 1 : null)) },
+    { key: "level", cells: column((seat) => settlement.levels[seat]) },
+    { key: "phase", cells: column((seat) => settlement.phases[seat] || null) },
+    { key: "bombs", cells: column((seat) => settlement.phases[seat] || null) },
+    { key: "contribution", cells: column((seat) => ({ c: settlement.contribution_multipliers[seat], v: settlement.contributions[seat] })) },
+    { key: "transfer", cells: column((seat) => settlement.transfers[seat]) },
+  ];
+  if (settlement.penalty) rows.push({ key: "escape", cells: column((seat) => settlement.escape_payments[seat]) });
+  rows.push({ key: "net", cells: column((seat) => settlement.nets[seat]) });
+  if (settlement.table_fees.some(Boolean)) rows.push({ key: "tableFee", cells: column((seat) => settlement.table_fees[seat]) });
+  if (settlement.win_fees.some(Boolean)) rows.push({ key: "winFee", cells: column((seat) => settlement.win_fees[seat]) });
+  rows.push(
+    { key: "before", cells: column((seat) => settlement.balances_before[seat]) },
+    { key: "change", cells: column((seat) => settlement.deltas[seat]) },
+    { key: "after", cells: column((seat) => settlement.balances_after[seat]) },
+  );
+  if (game?.cards_left) rows.push({ key: "cardsLeft", cells: column((seat) => game.cards_left[seat]) });
+  return {
+    you,
+    won,
+    title,
+    escaper,
+    level: settlement.result,
+    delta: settlement.deltas[you],
+    edition: table.edition,
+    columns,
+    sides: column((seat) => (seat === you ? "you" : settlement.winners.includes(seat) === won ? "partner" : "opponent")),
+    finishOrder: order.map((seat, index) => ({ seat, place: index + 1 })),
+    winners: settlement.winners,
+    teamPhases: settlement.team_phases,
+    rows,
+    capped: settlement.capped,
+    others: readiness(state),
+    ready: Boolean(table.seats[you]?.ready),
+    readyDeadline: table.seats[you]?.ready_deadline || null,
+    gameId: table.game_id || "",
+  };
+}
+
+/** Our seat, our team's other seat, then the other team's seats in the order of play from us. */
+function seatsByTeam(state, settlement) {
+  const positions = seatPositions(state);
+  const around = POSITIONS[4].map((position) => positions[position]);
+  const winning = (seat) => settlement.winners.includes(seat);
+  const ours = winning(positions.me);
+  return [...around.filter((seat) => winning(seat) === ours), ...around.filter((seat) => winning(seat) !== ours)];
+}
+
+/** The other seats between games: each `{seat, status}`, status "ready", "notReady" or "left" (a free seat). */
+export function readiness(state) {
+  const table = state.table;
+  if (!table) return [];
+  const me = seatPositions(state).me;
+  const positions = POSITIONS[seatCount(state)].map((position) => seatPositions(state)[position]);
+  return positions.filter((seat) => seat !== me).map((seat) => {
+    const taken = table.seats[seat];
+    return { seat, status: !taken ? "left" : taken.ready ? "ready" : "notReady" };
+  });
+}
+
+/** Whether we may ask for bots in the free seats (`{"type": "bots"}`): seated, no game running, a seat free. */
+export function canFillWithBots(state) {
+  const table = state.table;
+  return Boolean(table) && table.you !== null && !isPlaying(state) && table.seats.some((seat) => seat === null);
 }
 
 // ---------------------------------------------------------------------------
@@ -343,7 +495,9 @@ export function receiveState(state, message) {
       selected: [],
       hintIndex: -1,
       hintApplied: null,
-      bubbles: [null, null],
+      bubbles: table.seats.map(() => null),
+      lastPlays: table.seats.map(() => null),
+      jiefeng: null,
       message: null,
       dealAnimation: events.some((event) => event.type === "deal"),
     };
@@ -353,9 +507,14 @@ export function receiveState(state, message) {
   table.seats.forEach((seat, index) => {
     if (seat) names[index] = { name: seat.name, bot: seat.bot };
   });
+  const leading = !(table.game_id === state.gameId && state.table?.game?.table); // the next play leads a round
   next = { ...next, names, table };
   if (next.hintWanted && !isMyTurn(next)) next = { ...next, hintWanted: false };
-  for (const event of events) next = applyEvent(next, event);
+  let lead = leading;
+  for (const event of events) {
+    next = applyEvent(next, event, lead);
+    if (event.type === "play") lead = false;
+  }
   const strings = table.game?.hand || [];
   if (!sameHand(next.hand, strings)) {
     const hand = keyedHand(strings);
@@ -365,18 +524,28 @@ export function receiveState(state, message) {
   return next;
 }
 
-/** What an event changes in the client's own state (pass bubbles, our play clearing the selection). */
-function applyEvent(state, event) {
-  const bubbles = [...state.bubbles];
+/**
+ * What an event changes in the client's own state: the seats' passes and plays of this
+ * round (a play that leads a new round, `lead`, clears the others'), 接风, and our play
+ * clearing the selection.
+ */
+function applyEvent(state, event, lead) {
+  if (event.type === "jiefeng") return { ...state, jiefeng: event.seat };
+  const clear = (list) => (lead ? list.map(() => null) : [...list]);
+  const bubbles = clear(state.bubbles);
   if (event.type === "play") {
+    const lastPlays = clear(state.lastPlays);
     bubbles[event.seat] = null;
-    if (event.seat === mySeat(state)) return { ...state, bubbles, selected: [], hintApplied: null, message: null };
-  } else if (event.type === "pass") {
-    bubbles[event.seat] = { cause: event.cause || "player" };
-  } else {
-    return state;
+    lastPlays[event.seat] = { seat: event.seat, cards: event.cards, combo: event.combo, cause: event.cause || "player" };
+    const next = { ...state, bubbles, lastPlays, jiefeng: null };
+    if (event.seat === mySeat(state)) return { ...next, selected: [], hintApplied: null, message: null };
+    return next;
   }
-  return { ...state, bubbles };
+  if (event.type === "pass") {
+    bubbles[event.seat] = { cause: event.cause || "player" };
+    return { ...state, bubbles };
+  }
+  return state;
 }
 
 /** The deal has been drawn: later renders do not animate it again. */
@@ -388,6 +557,27 @@ export function dealShown(state) {
 export function bubbleOf(state, index) {
   const bubble = index === null ? null : state.bubbles[index];
   return bubble && isPlaying(state) && state.table.game.to_act !== index ? bubble : null;
+}
+
+/**
+ * What a seat did last in this round, as four seats show it by the seat: `{pass: {cause}}`,
+ * `{play}` (a play since beaten: the play to beat is drawn in the middle), or null (nothing
+ * yet, or the seat is to act).
+ */
+export function seatAction(state, index) {
+  const pass = bubbleOf(state, index);
+  if (pass) return { pass };
+  const last = index === null ? null : state.lastPlays[index];
+  const game = currentGame(state);
+  if (!last || !isPlaying(state) || game.to_act === index || game.table?.seat === index) return null;
+  return { play: last };
+}
+
+/** The seat that took over the lead from its partner who went out (接风, C2.3), while it leads. */
+export function jiefengSeat(state) {
+  const seat = state.jiefeng;
+  const game = currentGame(state);
+  return seat !== null && isPlaying(state) && !game.table && game.to_act === seat ? seat : null;
 }
 
 /** `notice`: the timer ran out (the message stays until the next play), else a toast only. */

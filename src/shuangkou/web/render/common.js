@@ -2,9 +2,9 @@
 
 import { t, formatNumber } from "../i18n.js";
 import { h } from "../dom.js";
-import { mySeat, seatInfo } from "../state.js";
+import { isFourSeat, mySeat, positionOf, seatInfo } from "../state.js";
 
-const SHIPPED_TITLES = { "Points room": "points", "Wealth room": "wealth" };
+const SHIPPED_TITLES = { "Points room": "points", "Wealth room": "wealth", "Classic room": "classic", "Qianbian room (千变)": "qianbian" };
 
 /** A seat's name as shown: bots created by the server are all called "Bot". */
 export function displayName(seat) {
@@ -12,11 +12,14 @@ export function displayName(seat) {
   return seat.bot && seat.name === "Bot" ? t("seat.botName") : seat.name;
 }
 
-/** "You", or the seat's name (remembered after it left). */
+/** "You", or the seat's name (remembered after it left); at four seats the server's bots,
+ * all called "Bot", are told apart by where they sit ("Bot (right)"). */
 export function seatName(state, index) {
   if (index === null || index === undefined) return "";
   if (index === mySeat(state)) return t("seat.you");
-  return displayName(seatInfo(state, index));
+  const info = seatInfo(state, index);
+  if (isFourSeat(state) && info?.bot && info.name === "Bot") return t("seat.botAt", { where: t(`seat.where.${positionOf(state, index)}`) });
+  return displayName(info);
 }
 
 export function unit(edition) {

@@ -1,14 +1,21 @@
-// The result screen: the settlement's whole breakdown (R9.6) and Ready / Lobby.
+// The result screen: the settlement's whole breakdown (R9.6 with two seats, C5.8 with four)
+// and Ready / Lobby.
 
 import { t, formatNumber } from "../i18n.js";
 import { describeCombo, phaseText } from "../cards.js";
 import { $, announce, h } from "../dom.js";
-import { resultSummary } from "../state.js";
+import { canFillWithBots, classicResult, resultSummary } from "../state.js";
 import { displayName, money, seatName, signed, unit } from "./common.js";
 
 /** Show (or hide) the result overlay. `actions`: {leave, ready}. */
-export function renderResult(state, { leave, ready }) {
+export function renderResult(state, actions) {
   const overlay = $("#result");
+  const classic = classicResult(state);
+  if (classic) {
+    renderClassicResult(state, classic, actions);
+    return;
+  }
+  const { leave, ready } = actions;
   const summary = resultSummary(state);
   if (!summary) {
     overlay.hidden = true;
@@ -63,12 +70,7 @@ export function renderResult(state, { leave, ready }) {
     const key = summary.opponent === "ready" ? "result.oppReady" : "result.oppNotReady";
     readyArea.append(h("p", { class: "muted", "data-testid": "opp-ready" }, t(key, { name: displayName(theirs) })));
   }
-  const resultActions = h("div", { class: "result-actions" },
-    h("button", { type: "button", class: "btn ghost", onclick: leave, "data-testid": "result-leave" }, t("result.lobby")),
-    summary.ready
-      ? h("button", { type: "button", class: "btn primary", disabled: true }, t("result.waiting"))
-      : h("button", { type: "button", class: "btn primary", id: "btn-next", onclick: ready, "data-testid": "next-game" },
-        t("result.next"), summary.readyDeadline ? h("span", { class: "countdown", "data-ready-deadline": String(summary.readyDeadline) }) : null));
+  const resultActions = resultButtons(summary, { leave, ready });
 
   const card = $("#result-card");
   card.replaceChildren(...[
@@ -84,10 +86,119 @@ export function renderResult(state, { leave, ready }) {
     notes.length ? h("p", { class: "result-notes" }, notes.join(" ")) : null,
     h("p", { class: "game-id" }, t("result.gameId", { id: summary.gameId.slice(0, 8) })),
     readyArea, resultActions].filter(Boolean));
+  shown(card, summary, wasHidden, `${title}. ${level}. ${signed(delta)} ${unit(edition)}`);
+}
+
+/** Back to the lobby, and Ready for the next game (with the ready timer) or waiting. */
+function resultButtons(summary, { leave, ready }) {
+  return h("div", { class: "result-actions" },
+    h("button", { type: "button", class: "btn ghost", onclick: leave, "data-testid": "result-leave" }, t("result.lobby")),
+    summary.ready
+      ? h("button", { type: "button", class: "btn primary", disabled: true }, t("result.waiting"))
+      : h("button", { type: "button", class: "btn primary", id: "btn-next", onclick: ready, "data-testid": "next-game" },
+        t("result.next"), summary.readyDeadline ? h("span", { class: "countdown", "data-ready-deadline": String(summary.readyDeadline) }) : null));
+}
+
+/** The overlay is up: the game id on the card; when it has just appeared, say the result and focus Ready. */
+function shown(card, summary, wasHidden, spoken) {
   card.dataset.gameId = summary.gameId;
   if (wasHidden) {
-    announce(`${title}. ${level}. ${signed(delta)} ${unit(edition)}`);
+    announce(spoken);
     setTimeout(() => $("#btn-next")?.focus({ preventScroll: true }), 60);
+  }
+}
+
+/** Four seats (C5.8): the finishing order, the result, X, a, b, and per seat its place,
+ * phase and bombs, contribution, transfer, net, balances, and the cards it still held. */
+function renderClassicResult(state, summary, actions) {
+  const overlay = $("#result");
+  const wasHidden = overlay.hidden;
+  overlay.hidden = false;
+  const settlement = state.table.settlement;
+  const { you, edition, delta, columns } = summary;
+  const name = (seat) => seatName(state, seat);
+  const title = summary.title === "otherEscaped" ? t("result.oppEscaped", { name: name(summary.escaper) }) : t(`result.${summary.title}`);
+  const level = t(`result.${summary.level}`);
+  const rows = summary.rows.map(({ key, cells }) => h("tr", { "data-row": key },
+    h("th", { scope: "row" }, t(`result4.${key}`)),
+    ...cells.map((value, index) => h("td", { "data-seat": String(columns[index]) }, classicCell(key, value, columns[index], edition)))));
+  const facts = [
+    [t("result.matchPoints"), `X = ${formatNumber(settlement.match_points)}`],
+    [t("result.resultLevel"), `a = ${settlement.a}`],
+    [t("result.doubling"), `b = ${settlement.b}${settlement.doubling_phase ? ` (${phaseText(settlement.doubling_phase)})` : ""}`],
+    [t("result.resultPoints"), `X·a·b = ${formatNumber(settlement.result_points)}`],
+    [t("result4.teamPhases"), t("result4.teamPhasesValue", {
+      us: teamPhase(summary.teamPhases, state, you), them: teamPhase(summary.teamPhases, state, columns[2]),
+    })],
+  ];
+  if (settlement.penalty) facts.push([t("result.penaltyTotal"), money(settlement.penalty, edition)]);
+  if (settlement.house) facts.push([t("result.house"), signed(settlement.house)]);
+  const order = h("ol", { class: "finish-order", "data-testid": "finish-order" },
+    ...summary.finishOrder.map(({ seat, place }) => h("li", { "data-seat": String(seat), class: `side-${summary.sides[columns.indexOf(seat)]}` },
+      h("span", { class: `tag tag-place place-${place}` }, t(`place.${place}`)), " ", name(seat))));
+  const notes = [];
+  if (summary.escaper !== null && summary.title !== "otherEscaped" && summary.escaper !== you) {
+    notes.push(t("result4.escaped", { name: name(summary.escaper) }));
+  }
+  if (summary.capped) notes.push(t("result4.capped"));
+  const readyArea = h("div", { class: "result-ready", "data-testid": "others-ready" },
+    ...summary.others.map(({ seat, status }) => h("p", { class: "muted", "data-seat": String(seat) },
+      status === "left" ? t("result4.left", { name: name(seat) }) : t(status === "ready" ? "result.oppReady" : "result.oppNotReady", { name: name(seat) }))),
+    canFillWithBots(state)
+      ? h("button", { type: "button", class: "btn ghost small", onclick: actions.fillBots, "data-testid": "fill-bots" }, t("wait.bots"))
+      : null);
+  const header = (seat, index) => h("th", { scope: "col", class: `side-${summary.sides[index]}` },
+    h("span", { class: "col-name" }, seat === you ? t("seat.you") : name(seat)),
+    h("span", { class: "col-side" }, t(`result4.side.${summary.sides[index]}`)));
+  const card = $("#result-card");
+  card.replaceChildren(...[
+    h("div", { class: `result-head ${summary.won ? "won" : "lost"}` },
+      h("h2", { id: "result-title", "data-testid": "result-title" }, title),
+      h("p", { class: "result-level", "data-testid": "result-level" }, level),
+      h("p", { class: `result-delta ${delta >= 0 ? "up" : "down"}`, "data-testid": "my-delta" }, `${signed(delta)} ${unit(edition)}`)),
+    order,
+    h("dl", { class: "facts" }, ...facts.map(([label, value]) => h("div", {}, h("dt", {}, label), h("dd", {}, value)))),
+    h("div", { class: "breakdown-wrap" },
+      h("table", { class: "breakdown four", "data-testid": "breakdown" },
+        h("caption", { class: "sr-only" }, t("result4.caption")),
+        h("thead", {}, h("tr", {}, h("td", {}), ...columns.map(header))),
+        h("tbody", {}, ...rows))),
+    notes.length ? h("p", { class: "result-notes" }, notes.join(" ")) : null,
+    h("p", { class: "game-id" }, t("result.gameId", { id: summary.gameId.slice(0, 8) })),
+    readyArea, resultButtons(summary, actions)].filter(Boolean));
+  shown(card, summary, wasHidden, `${title}. ${level}. ${signed(delta)} ${unit(edition)}`);
+}
+
+/** A team's phase (C4.2) as the settlement lists it, team 0 = seats 0 and 2. */
+function teamPhase(teamPhases, state, seat) {
+  const team = state.table.game?.teams?.[seat];
+  const phase = team === undefined ? null : teamPhases[team];
+  return phase ? phaseText(phase) : t("result.noPhase");
+}
+
+/** One cell of the four-seat breakdown, by its row. */
+function classicCell(key, value, seat, edition) {
+  switch (key) {
+    case "place":
+      return value ? h("span", { class: `tag tag-place place-${value}` }, t(`place.${value}`)) : "—";
+    case "level":
+      return t("lobby.level", { level: value });
+    case "phase":
+      return phaseSummary(value);
+    case "bombs":
+      return bombList(value);
+    case "contribution":
+      return t("result.contributionValue", { c: value.c, v: formatNumber(value.v) });
+    case "before":
+      return money(value, edition);
+    case "after":
+      return h("strong", { "data-testid": `after-${seat}` }, money(value, edition));
+    case "change":
+      return h("span", { class: value >= 0 ? "up" : "down", "data-testid": `delta-${seat}` }, signed(value));
+    case "cardsLeft":
+      return value ? t("seat.myCards", { count: value }) : "—";
+    default: // transfer, escape, net, fees: signed amounts
+      return h("span", { class: value > 0 ? "up" : value < 0 ? "down" : "" }, key.endsWith("Fee") ? money(value, edition) : signed(value));
   }
 }
 

@@ -1,5 +1,7 @@
-// The table: both seats with their timers, the felt (waiting, ready, deal, the play to beat),
-// pass bubbles, recent plays, the action buttons and the message under the hand.
+// The table: every seat with its timer (two seats: you and the opponent opposite; four: you
+// at the bottom, the next seat on your right, your partner opposite, the previous seat on
+// your left), the felt (waiting, ready, deal, the play to beat), each seat's pass or last
+// play, recent plays, the action buttons and the message under the hand.
 
 import { t } from "../i18n.js";
 import {
@@ -7,25 +9,35 @@ import {
 } from "../cards.js";
 import { $, h } from "../dom.js";
 import {
-  actionButtons, bubbleOf, currentGame, hintCount, isBomb, isMyTurn, isPlaying, mySeat, opponentSeat, secondsUntil,
-  turnTimer,
+  actionButtons, bubbleOf, canFillWithBots, currentGame, hintCount, isBomb, isFourSeat, isMyTurn, isPlaying, jiefengSeat,
+  mySeat, opponentSeat, placeOf, readiness, seatAction, seatCount, seatPositions, secondsUntil, sideOf, turnTimer,
 } from "../state.js";
 import { displayName, initial, miniCard, money, seatName } from "./common.js";
 import { renderHand } from "./hand.js";
 import { renderResult } from "./result.js";
 
-/** Everything at the table. `actions`: {leave, ready, copyInvite} for the buttons drawn here. */
+/** The seat elements by their place at the table, and the bubbles beside them. */
+const SEAT_NODES = { me: "#seat-me", top: "#seat-opp", left: "#seat-left", right: "#seat-right" };
+const BUBBLE_NODES = { me: "#bubble-me", top: "#bubble-opp", left: "#bubble-left", right: "#bubble-right" };
+
+/** Everything at the table. `actions`: {leave, ready, copyInvite, fillBots} for the buttons drawn here. */
 export function renderTable(state, actions, now) {
   if (state.view !== "table" || !state.table) return;
   const table = state.table;
   const view = $("#view-table");
+  const four = isFourSeat(state);
   view.dataset.phase = table.phase;
   view.dataset.seq = String(table.seq);
   view.dataset.gameId = table.game_id || "";
   view.dataset.turn = isPlaying(state) ? (isMyTurn(state) ? "me" : "opp") : "";
   view.dataset.hosting = table.game && table.game.hosting[mySeat(state)] ? "on" : "off";
-  renderSeat(state, $("#seat-opp"), opponentSeat(state), false);
-  renderSeat(state, $("#seat-me"), mySeat(state), true);
+  view.dataset.seats = String(seatCount(state));
+  const positions = four ? seatPositions(state) : { me: mySeat(state), top: opponentSeat(state) };
+  for (const [position, selector] of Object.entries(SEAT_NODES)) {
+    const node = $(selector);
+    node.hidden = !(position in positions);
+    if (!node.hidden) renderSeat(state, node, positions[position], position);
+  }
   renderCenter(state, actions);
   renderBubbles(state);
   renderHistory(state);
@@ -38,14 +50,19 @@ export function renderTable(state, actions, now) {
   renderTimers(now);
 }
 
-function renderSeat(state, node, index, mine) {
+/** One seat at its place (`position`: "me", "top", "left" or "right"). */
+function renderSeat(state, node, index, position) {
   node.replaceChildren();
+  const mine = position === "me";
   const table = state.table;
   const seat = index === null ? null : table.seats[index];
   const game = table.game;
+  const side = sideOf(state, index);
   node.dataset.seat = index === null ? "" : String(index);
+  node.dataset.side = side || "";
   if (!seat) {
     node.classList.add("empty");
+    node.classList.remove("to-act");
     node.append(h("div", { class: "seat-empty" }, h("span", { class: "spinner", "aria-hidden": "true" }), t("seat.empty")));
     return;
   }
@@ -53,7 +70,13 @@ function renderSeat(state, node, index, mine) {
   const toAct = isPlaying(state) && game.to_act === index;
   node.classList.toggle("to-act", Boolean(toAct));
   const hosting = game && !game.finished && game.hosting[index];
+  const place = placeOf(state, index);
   const tags = [];
+  if (isFourSeat(state) && !mine) {
+    const role = side === "us" ? t("seat.partner") : side === "them" ? t(`seat.opp.${position}`) : t(`seat.pos.${position}`);
+    tags.push(h("span", { class: `tag tag-role${side ? ` tag-${side}` : ""}`, "data-testid": `role-${index}` }, role));
+  }
+  if (place) tags.push(h("span", { class: `tag tag-place place-${place}`, "data-testid": `place-${index}` }, t(`place.${place}`)));
   if (seat.bot && displayName(seat) !== t("seat.botName")) tags.push(h("span", { class: "tag tag-bot" }, t("seat.bot")));
   if (hosting) tags.push(h("span", { class: "tag tag-hosting", "data-testid": `hosting-${index}` }, t("seat.hosting")));
   if (!seat.connected) tags.push(h("span", { class: "tag tag-offline" }, t("seat.offline")));
@@ -87,48 +110,47 @@ function renderSeat(state, node, index, mine) {
     timer);
   node.append(info);
   if (!mine && left !== null && left !== undefined) {
+    const four = isFourSeat(state);
     const backs = h("div", { class: "backs", "aria-label": t("seat.cardsLeft", { name: displayName(seat), count: left }),
-      role: "img", "data-testid": "opp-cards" });
-    const shown = Math.min(left, 27);
+      role: "img", "data-testid": four ? `cards-${index}` : "opp-cards" });
+    const shown = Math.min(left, four && position !== "top" ? 9 : 27);
     for (let i = 0; i < shown; i += 1) backs.append(cardBack());
     backs.style.setProperty("--n", String(Math.max(1, shown)));
-    node.append(h("div", { class: "opp-hand" }, backs, h("span", { class: "count-badge", "data-testid": "opp-count" }, String(left))));
+    node.append(h("div", { class: `opp-hand${left ? "" : " out"}` }, backs,
+      h("span", { class: "count-badge", "data-testid": four ? `count-${index}` : "opp-count" }, String(left))));
   } else if (mine && left !== null && left !== undefined) {
     info.querySelector(".seat-text").append(h("div", { class: "my-count" }, t("seat.myCards", { count: left })));
   }
 }
 
-function renderCenter(state, { leave, ready, copyInvite }) {
+function renderCenter(state, { leave, ready, copyInvite, fillBots }) {
   const center = $("#felt-center");
   center.replaceChildren();
   const table = state.table;
   const game = table.game;
   const seats = table.seats;
+  const four = isFourSeat(state);
   if (table.phase === "waiting" && seats.some((seat) => seat === null)) {
     const link = `${location.origin}${location.pathname}?table=${encodeURIComponent(table.id)}`;
+    const seated = seats.filter(Boolean).length;
     center.append(h("div", { class: "panel waiting", "data-testid": "waiting" },
       h("div", { class: "spinner big", "aria-hidden": "true" }),
-      h("h2", {}, t("wait.title")),
-      h("p", {}, t("wait.body")),
-      h("label", { for: "invite-link", class: "invite-label" }, t("invite.label")),
+      h("h2", {}, four ? t("wait.title4") : t("wait.title")),
+      h("p", {}, four ? t("wait.body4", { seated, seats: seats.length }) : t("wait.body")),
+      h("label", { for: "invite-link", class: "invite-label" }, four ? t("invite.label4") : t("invite.label")),
       h("div", { class: "invite-row" },
         h("input", { id: "invite-link", readonly: true, value: link, "data-testid": "invite-link",
           onfocus: (event) => event.target.select() }),
         h("button", { type: "button", class: "btn secondary", onclick: copyInvite }, t("invite.copy"))),
-      h("button", { type: "button", class: "btn ghost", onclick: leave }, t("wait.back"))));
+      h("div", { class: "waiting-actions" },
+        canFillWithBots(state)
+          ? h("button", { type: "button", class: "btn secondary", onclick: fillBots, "data-testid": "fill-bots" }, t("wait.bots"))
+          : null,
+        h("button", { type: "button", class: "btn ghost", onclick: leave }, t("wait.back")))));
     return;
   }
   if (!game || table.phase === "ready") {
-    const mine = seats[table.you];
-    const other = seats[opponentSeat(state)];
-    const deadline = mine?.ready_deadline;
-    center.append(h("div", { class: "panel ready-panel", "data-testid": "ready-panel" },
-      h("h2", {}, t("ready.title")),
-      h("p", {}, other ? t("ready.against", { name: displayName(other) }) : ""),
-      mine?.ready
-        ? h("p", { class: "ready-wait" }, h("span", { class: "spinner", "aria-hidden": "true" }), t("ready.waiting", { name: displayName(other) }))
-        : h("button", { type: "button", class: "btn primary big", id: "btn-ready", onclick: ready, "data-testid": "ready" },
-          t("ready.button"), deadline ? h("span", { class: "countdown", "data-ready-deadline": String(deadline) }) : null)));
+    center.append(readyPanel(state, ready));
     return;
   }
   const onTable = game.table;
@@ -137,7 +159,8 @@ function renderCenter(state, { leave, ready, copyInvite }) {
     const leaderText = game.leader === mySeat(state) ? t("deal.youLead") : t("deal.leads", { name: seatName(state, game.leader) });
     center.append(h("div", { class: "deal-info", "data-testid": "deal-info" },
       flip ? h("div", { class: "flip" }, h("span", { class: "flip-label" }, t("deal.flip")), cardFace(flip)) : null,
-      h("p", { class: "deal-lead" }, leaderText)));
+      h("p", { class: "deal-lead" }, leaderText),
+      swapNotice(state)));
     return;
   }
   if (onTable) {
@@ -146,9 +169,45 @@ function renderCenter(state, { leave, ready, copyInvite }) {
     return;
   }
   if (!game.finished) {
+    const taker = jiefengSeat(state);
+    if (taker !== null) {
+      const text = taker === mySeat(state) ? t("round.youJiefeng") : t("round.jiefeng", { name: seatName(state, taker) });
+      center.append(h("div", { class: "round-info jiefeng", "data-testid": "jiefeng" }, h("p", {}, text)));
+      return;
+    }
     const lead = game.to_act === mySeat(state) ? t("round.youLead") : t("round.leads", { name: seatName(state, game.to_act) });
     center.append(h("div", { class: "round-info", "data-testid": "round-info" }, h("p", {}, lead)));
   }
+}
+
+/** Between games: Ready, or whom we wait for. */
+function readyPanel(state, ready) {
+  const table = state.table;
+  const mine = table.seats[table.you];
+  const deadline = mine?.ready_deadline;
+  const four = isFourSeat(state);
+  const others = readiness(state);
+  const waitingFor = others.filter((other) => other.status !== "ready").map((other) => seatName(state, other.seat));
+  const opponent = table.seats[opponentSeat(state)];
+  const intro = four ? t("ready.four") : opponent ? t("ready.against", { name: displayName(opponent) }) : "";
+  const waiting = four ? t("ready.waitingFor", { names: waitingFor.join(t("list.and")) }) : t("ready.waiting", { name: displayName(opponent) });
+  return h("div", { class: "panel ready-panel", "data-testid": "ready-panel" },
+    h("h2", {}, t("ready.title")),
+    h("p", {}, intro),
+    mine?.ready
+      ? h("p", { class: "ready-wait" }, h("span", { class: "spinner", "aria-hidden": "true" }), waiting)
+      : h("button", { type: "button", class: "btn primary big", id: "btn-ready", onclick: ready, "data-testid": "ready" },
+        t("ready.button"), deadline ? h("span", { class: "countdown", "data-ready-deadline": String(deadline) }) : null));
+}
+
+/** C1.4: the two seats the flip card made change places, as the server says (`game.swap`). */
+function swapNotice(state) {
+  const swap = currentGame(state)?.swap;
+  if (!swap) return null;
+  const [first, second] = swap;
+  return h("p", { class: "swap-notice", "data-testid": "swap-notice", role: "status" },
+    h("span", { class: "swap-icon", "aria-hidden": "true" }, "⇄ "),
+    t("deal.swap", { a: seatName(state, first), b: seatName(state, second) }));
 }
 
 /** The play to beat: its cards (a joker marked with what it stands for), who played it, what it is. */
@@ -168,7 +227,7 @@ function tablePlay(state, onTable) {
     t("combo.readsAs", { reading: readingText(combo) })) : null;
   return h("div", {
     class: `table-play ${onTable.seat === mySeat(state) ? "from-me" : "from-opp"}${bomb ? " is-bomb" : ""}`,
-    "data-testid": "table-play", "data-cards": onTable.cards,
+    "data-testid": "table-play", "data-cards": onTable.cards, "data-seat": String(onTable.seat), "data-side": sideOf(state, onTable.seat) || "",
     "aria-label": t("table.current", { name: seatName(state, onTable.seat), combo: describeCombo(combo) }),
   }, h("div", { class: "play-cards" }, ...faces), h("div", { class: "play-label" }, ...labels), reading);
 }
@@ -182,14 +241,29 @@ function fitPlayCards(row, count) {
   row.style.setProperty("--step", `${step}px`);
 }
 
+/** Each seat's pass (and with four seats its last play of the round) beside the seat. */
 function renderBubbles(state) {
-  for (const [index, id] of [[opponentSeat(state), "#bubble-opp"], [mySeat(state), "#bubble-me"]]) {
-    const node = $(id);
-    const bubble = bubbleOf(state, index);
-    node.hidden = !bubble;
-    if (bubble) {
-      node.textContent = t(`bubble.${bubble.cause}`);
-      node.dataset.cause = bubble.cause;
+  const four = isFourSeat(state);
+  const positions = four ? seatPositions(state) : { me: mySeat(state), top: opponentSeat(state) };
+  for (const [position, selector] of Object.entries(BUBBLE_NODES)) {
+    const node = $(selector);
+    const index = position in positions ? positions[position] : null;
+    const action = index === null ? null : four ? seatAction(state, index) : bubbleOf(state, index) && { pass: bubbleOf(state, index) };
+    node.hidden = !action;
+    node.replaceChildren();
+    node.classList.toggle("bubble-play", Boolean(action?.play));
+    delete node.dataset.cause;
+    node.removeAttribute("aria-label");
+    if (!action) continue;
+    node.dataset.seat = String(index);
+    if (action.pass) {
+      node.textContent = t(`bubble.${action.pass.cause}`);
+      node.dataset.cause = action.pass.cause;
+    } else {
+      const play = action.play;
+      node.append(h("span", { class: "b-cards", "aria-hidden": "true" }, ...parseCards(play.cards).map((card) => miniCard(card))),
+        h("span", { class: "b-what" }, describeCombo(play.combo)));
+      node.setAttribute("aria-label", t("ev.played", { name: seatName(state, index), combo: describeCombo(play.combo) }));
     }
   }
 }
@@ -203,7 +277,8 @@ function renderHistory(state) {
   for (const entry of plays) {
     const cards = parseCards(entry.cards);
     const bomb = isBomb(entry.combo);
-    list.append(h("li", { class: `${entry.seat === mySeat(state) ? "mine" : "theirs"}${bomb ? " bomb" : ""}` },
+    const side = sideOf(state, entry.seat);
+    list.append(h("li", { class: `${entry.seat === mySeat(state) ? "mine" : "theirs"}${side ? ` side-${side}` : ""}${bomb ? " bomb" : ""}` },
       h("span", { class: "h-who" }, seatName(state, entry.seat)),
       h("span", { class: "h-what" }, describeCombo(entry.combo), bomb ? ` · ${phaseText(entry.combo.phase)}` : ""),
       h("span", { class: "h-cards", "aria-hidden": "true" }, ...cards.map((card) => miniCard(card))),
@@ -219,7 +294,9 @@ function renderFlipChip(state) {
   if (!show) return;
   chip.replaceChildren(
     h("span", {}, t("deal.flipShort")), miniCard(parseCard(game.flip_card)),
-    h("span", {}, t("deal.ledBy", { name: seatName(state, game.leader) })));
+    h("span", {}, t("deal.ledBy", { name: seatName(state, game.leader) })),
+    ...(game.swap ? [h("span", { class: "chip-swap", title: t("deal.swap", { a: seatName(state, game.swap[0]), b: seatName(state, game.swap[1]) }) },
+      t("deal.swapShort"))] : []));
 }
 
 /** The action buttons, the hosting switch and the hint counter. */
@@ -298,11 +375,14 @@ export function renderTimers(now) {
 
 let bannerTimer = null;
 
-/** A banner across the felt (a bomb and its phase). */
+/** A banner across the felt (a bomb and its phase, 接风), emptied when it has faded. */
 export function showBanner(title, detail, kind) {
   const banner = $("#banner");
   banner.replaceChildren(h("span", { class: "banner-title" }, title), h("span", { class: "banner-detail" }, detail));
   banner.className = `banner show banner-${kind}`;
   clearTimeout(bannerTimer);
-  bannerTimer = setTimeout(() => { banner.className = "banner"; }, 2200);
+  bannerTimer = setTimeout(() => {
+    banner.className = "banner";
+    banner.replaceChildren();
+  }, 2200);
 }
