@@ -272,6 +272,9 @@ def test_C6_a_player_who_is_out_leaves_without_escaping(start_server: StartServe
         view = await turns_until(players, shedding, lambda v: bool(v["game"]["finish_order"]))
         assert view["phase"] == "playing", "the game went on after the first player out"
         out = view["game"]["finish_order"][0]
+        penalties = [player.table["escape_penalty"] if player.table else None for player in players]
+        assert penalties[out] is None  # leaving costs nothing once out
+        assert all(penalty for seat, penalty in enumerate(penalties) if seat != out)
         left = await players[out].leave()
         assert left == {"type": "left", "table": view["id"], "escape": False, "hosted": False}
         others = [player for seat, player in enumerate(players) if seat != out]

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { describeCombo, describeMove, jokerMarks, rankText, parseCard, parseCards, sortCards } from "../../src/shuangkou/web/cards.js";
+import { describeCombo, describeMove, heldText, jokerMarks, rankText, parseCard, parseCards, sortCards } from "../../src/shuangkou/web/cards.js";
 import { combo } from "./fixtures.mjs";
 
 test("card strings parse to rank, suit and colour", () => {
@@ -45,4 +45,9 @@ test("a serial bomb is named by the width the server gives, not by arithmetic on
   });
   assert.equal(describeCombo(irregular), "4-phase 5-serial bomb 3–7");
   assert.equal(describeCombo({ ...irregular, width: 5 }), "5-phase 5-serial bomb 3–7", "the name follows the server's width");
+});
+
+test("held cards read as the page names them", () => {
+  assert.equal(heldText(["3H", "10S"]), "3♥ 10♠");
+  assert.equal(heldText(["BJ"]), rankText("BJ"));
 });

@@ -188,7 +188,7 @@ test("C5.8: every row holds the server's number for its column's seat", () => {
   assert.deepEqual(row(summary, "change"), [360, 840, -600, -600]);
   assert.deepEqual(row(summary, "before"), [1000, 1000, 1000, 1000]);
   assert.deepEqual(row(summary, "after"), [1360, 1840, 400, 400]);
-  assert.deepEqual(row(summary, "cardsLeft"), [0, 0, 6, 0], "the cards each seat still held, as counted by the server");
+  assert.deepEqual(row(summary, "cardsLeft").map((cell) => cell.count), [0, 0, 6, 0], "as counted by the server");
   assert.deepEqual(summary.teamPhases, [0, 6]);
 });
 
@@ -216,4 +216,14 @@ test("C6: escape and fee rows appear when the server charged them; an escaper is
   const hosted = S.classicResult(settled({ you: 1 }, { escaper: 2, penalty: 1080, escape_payments: [0, 540, -1080, 540] }));
   assert.equal(hosted.title, "teamWins", "C6.1: an escaper's game was played to its end; its result stands");
   assert.equal(hosted.escaper, 2);
+});
+
+test("C5.8 亮牌: the result shows the cards each seat still held when the server reveals them", () => {
+  const state = settled({ you: 0 });
+  const game = { ...state.table.game, revealed: [[], [], ["3H", "3S", "9C", "QD", "BJ", "SJ"], []] };
+  const shown = { ...state, table: { ...state.table, game } };
+  const held = row(S.classicResult(shown), "cardsLeft");
+  const third = held.find((cell) => cell.count === 6);
+  assert.deepEqual(third.cards, ["3H", "3S", "9C", "QD", "BJ", "SJ"]);
+  assert.equal(row(S.classicResult(state), "cardsLeft").find((cell) => cell.count === 6).cards, null, "not revealed: counts only");
 });

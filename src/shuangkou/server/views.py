@@ -39,18 +39,25 @@ MoveView = TypedDict("MoveView", {"cards": str, "as": Kind})
 """A legal move as a ``play`` message names it: its cards, and the kind to read them as."""
 
 
-class EventView(TypedDict):
-    """Something that happened in the game (``type``); the other fields depend on it."""
+EventType = Literal["deal", "swap", "play", "pass", "timeout", "hosting", "escape", "out", "jiefeng", "end"]
 
-    type: Literal["deal", "play", "pass", "timeout", "hosting", "escape", "end"]
-    seat: NotRequired[int]
-    cause: NotRequired[str]
-    cards: NotRequired[str]
-    combo: NotRequired[ComboView]
-    count: NotRequired[int]
-    on: NotRequired[bool]
-    flip_card: NotRequired[str | None]
-    cards_left: NotRequired[int]
+EventView = TypedDict(  # functional form: "with" is a Python keyword
+    "EventView",
+    {
+        "type": EventType,
+        "seat": NotRequired[int],
+        "cause": NotRequired[str],
+        "cards": NotRequired[str],
+        "combo": NotRequired[ComboView],
+        "count": NotRequired[int],
+        "on": NotRequired[bool],
+        "flip_card": NotRequired["str | None"],
+        "cards_left": NotRequired[int],
+        "place": NotRequired[int],  # out: the place taken in the finishing order (C2.2)
+        "with": NotRequired[int],  # swap: the other seat (C1.4)
+    },
+)
+"""Something that happened in the game (``type``); the other fields depend on it."""
 
 
 class SeatView(TypedDict):
@@ -155,7 +162,8 @@ def table_view(table: Table, you: int | None) -> TableView:
             "ready_deadline": _millis(seat.ready_clock.deadline),
         })
     balances = [seat.balance for seat in table.seats if seat is not None and seat.balance is not None]
-    penalty = game.escape_penalty(balances) if playing and game is not None and len(balances) == game.seats else None
+    escaping = playing and game is not None and (you is None or bool(game.hands[you]))  # out: no escape (C6)
+    penalty = game.escape_penalty(balances) if escaping and game is not None and len(balances) == game.seats else None
     return {
         "id": table.id,
         "room": table.room.name,

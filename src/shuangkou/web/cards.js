@@ -134,6 +134,11 @@ export function describeCombo(combo) {
   return text;
 }
 
+/** Cards shown as text, e.g. the hand a player still held at the end: "3♠ 10♥ Big joker". */
+export function heldText(cards) {
+  return parseCards(cards.join(" ")).map((card) => `${rankText(card.rank)}${card.suit ? SUIT_GLYPH[card.suit] : ""}`).join(" ");
+}
+
 /** A pushed move (`{cards, as}`) in words: its kind and its cards ("Pair · 3 BJ"). */
 export function describeMove(move) {
   const cards = parseCards(move.cards).map((card) => rankText(card.rank)).join(" ");

@@ -270,6 +270,7 @@ export function resultSummary(state) {
     feeRow: settlement.table_fees.some((fee) => fee),
     cardsLeft: !escape && settlement.loser_cards_left !== null && settlement.loser_cards_left !== undefined
       ? settlement.loser_cards_left : null,
+    loserCards: table.game?.revealed?.[settlement.winner === you ? other : you] ?? null, // shown once the game is over
     opponent: !theirs ? "left" : theirs.ready ? "ready" : "notReady",
     ready: Boolean(mine?.ready),
     readyDeadline: mine?.ready_deadline || null,
@@ -315,7 +316,10 @@ export function classicResult(state) {
     { key: "change", cells: column((seat) => settlement.deltas[seat]) },
     { key: "after", cells: column((seat) => settlement.balances_after[seat]) },
   );
-  if (game?.cards_left) rows.push({ key: "cardsLeft", cells: column((seat) => game.cards_left[seat]) });
+  if (game?.cards_left) {
+    const held = (seat) => ({ count: game.cards_left[seat], cards: game.revealed?.[seat] ?? null }); // 亮牌 (C5.8)
+    rows.push({ key: "cardsLeft", cells: column(held) });
+  }
   return {
     you,
     won,

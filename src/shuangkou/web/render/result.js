@@ -2,7 +2,7 @@
 // and Ready / Lobby.
 
 import { t, formatNumber } from "../i18n.js";
-import { describeCombo, phaseText } from "../cards.js";
+import { describeCombo, heldText, phaseText } from "../cards.js";
 import { $, announce, h } from "../dom.js";
 import { canFillWithBots, classicResult, resultSummary } from "../state.js";
 import { displayName, money, seatName, signed, unit } from "./common.js";
@@ -55,7 +55,10 @@ export function renderResult(state, actions) {
     [t("result.doubling"), `b = ${settlement.b}${settlement.doubling_phase ? ` (${phaseText(settlement.doubling_phase)})` : ""}`],
     [t("result.resultPoints"), `X·a·b = ${formatNumber(settlement.result_points)}`],
   ];
-  if (summary.cardsLeft !== null) facts.splice(2, 0, [t("result.cardsLeft"), formatNumber(summary.cardsLeft)]);
+  if (summary.cardsLeft !== null) {
+    const held = summary.loserCards?.length ? ` · ${heldText(summary.loserCards)}` : "";
+    facts.splice(2, 0, [t("result.cardsLeft"), `${formatNumber(summary.cardsLeft)}${held}`]);
+  }
   if (settlement.penalty) facts.push([t("result.penaltyTotal"), `${formatNumber(settlement.penalty)} (${t("result.due")} ${formatNumber(settlement.due)})`]);
   if (settlement.win_fee) facts.push([t("result.winFee"), money(settlement.win_fee, edition)]);
   if (settlement.house) facts.push([t("result.house"), signed(settlement.house)]);
@@ -196,7 +199,8 @@ function classicCell(key, value, seat, edition) {
     case "change":
       return h("span", { class: value >= 0 ? "up" : "down", "data-testid": `delta-${seat}` }, signed(value));
     case "cardsLeft":
-      return value ? t("seat.myCards", { count: value }) : "—";
+      if (!value.count) return "—";
+      return value.cards?.length ? h("span", { class: "held" }, heldText(value.cards)) : t("seat.myCards", { count: value.count });
     default: // transfer, escape, net, fees: signed amounts
       return h("span", { class: value > 0 ? "up" : value < 0 ? "down" : "" }, key.endsWith("Fee") ? money(value, edition) : signed(value));
   }
