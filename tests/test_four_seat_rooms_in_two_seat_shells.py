@@ -1,6 +1,6 @@
-"""The two-seat shells refuse a four-seat room (RULES-CLASSIC) with a clear message until
-they seat four: the lobby reports the room file instead of opening it, the simulate
-command says why."""
+"""The two-seat server refuses a four-seat room (RULES-CLASSIC) with a clear message until
+it seats four: the lobby reports the room file instead of opening it. (The simulate
+command plays four-seat rooms: tests/test_simulate.py.)"""
 
 from __future__ import annotations
 
@@ -8,9 +8,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from shuangkou.cli import main
 from shuangkou.config import load_config
 from shuangkou.server.lobby import SHIPPED_ROOMS, Lobby
 from shuangkou.store import Store
@@ -42,7 +39,3 @@ def test_the_server_ships_the_two_seat_rooms_only() -> None:
     assert SHIPPED_ROOMS == ("points", "wealth")
     assert all(load_config(name).seats == 2 for name in SHIPPED_ROOMS)
 
-
-def test_simulate_refuses_a_four_seat_room(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["simulate", "--config", "qianbian", "--games", "1"]) != 0
-    assert "simulated games seat two players; qianbian has seats = 4" in capsys.readouterr().err
