@@ -10,8 +10,7 @@ answers with the :class:`~shuangkou.combos.Combo` to play, or None to pass;
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from .cards import Counts
 from .combos import SJ_SLOT, Combo, InvalidCombination, Kind, beats, classify
@@ -22,8 +21,7 @@ from .rules import Rules
 __all__ = ["BOTS", "Bot", "GreedyBot", "HostingBot", "RandomBot", "Seen", "bot_action", "make_bot"]
 
 
-@dataclass(frozen=True, slots=True)
-class Seen:
+class Seen(NamedTuple):
     """What the player to act knows, and nothing more: its seat and hand, the table and
     the seat that played it, every seat's card count and team, the finishing order so
     far, the plays so far (public cards) and the rules. Built by :meth:`of`."""
@@ -47,8 +45,8 @@ class Seen:
             hand=game.counts(seat),
             table=table.combo if table else None,
             table_seat=table.seat if table else None,
-            cards_left=tuple(len(hand) for hand in game.hands),
-            teams=tuple(game.team(other) for other in range(game.seats)),
+            cards_left=tuple(map(len, game.hands)),
+            teams=tuple(map(game.team, range(game.seats))),
             finish_order=tuple(game.finish_order),
             plays=tuple(game.plays),
             rules=game.rules,
