@@ -74,7 +74,7 @@ def _redealt(game: Game, seat: int, rng: random.Random) -> Game:
 
 
 class Recorder:
-    """A bot that passes (or leads its lowest single) and keeps what it was shown."""
+    """A bot that plays as hosting does and keeps what it was shown."""
 
     def __init__(self) -> None:
         self.shown: list[object] = []
