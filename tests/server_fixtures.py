@@ -450,7 +450,7 @@ async def check_settlement(server: RunningServer, players: tuple[Player, ...], t
     house = [entry for entry in entries if entry["seat"] is None]
     assert sum(entry["delta"] for entry in house) == settlement["house"]
     assert sum(entry["delta"] for entry in entries) == 0
-    for seat in (0, 1):
+    for seat in range(len(table["seats"])):
         account = table["seats"][seat]["account"] if table["seats"][seat] else None
         entry = seated[account] if account is not None else next(e for e in seated.values() if e["seat"] == seat)
         assert entry["seat"] == seat

@@ -9,7 +9,7 @@ from typing import Any
 from shuangkou.server.client import Client
 from shuangkou.server.process import ServerProcess
 
-__all__ = ["close_all", "finish_by_hosting", "play_turns", "reconnect", "seat_pair"]
+__all__ = ["close_all", "finish_by_hosting", "play_turns", "reconnect", "seat_group", "seat_pair"]
 
 
 async def reconnect(server: ServerProcess, old: Client) -> Client:
@@ -21,21 +21,26 @@ async def reconnect(server: ServerProcess, old: Client) -> Client:
 
 async def seat_pair(server: ServerProcess) -> tuple[Client, Client]:
     """Two guests matched at one table, in a game."""
-    a = await Client.guest(server.url, "Ann")
-    b = await Client.guest(server.url, "Bob")
-    for client in (a, b):
-        await client.connect()
-        await client.join("points")
-        await client.until(lambda table: True)
-    await a.until(lambda table: table["seats"][0] is not None and table["seats"][1] is not None)
-    for client in (a, b):
-        await client.ready()
-    for client in (a, b):
-        await client.until(lambda table: table["phase"] == "playing")
+    a, b = await seat_group(server, "points", ("Ann", "Bob"))
     return a, b
 
 
-async def play_turns(pair: tuple[Client, Client], count: int) -> None:
+async def seat_group(server: ServerProcess, room: str, names: tuple[str, ...]) -> tuple[Client, ...]:
+    """Guests matched at one table of ``room`` (one per seat), in a game."""
+    clients = tuple([await Client.guest(server.url, name) for name in names])
+    for client in clients:
+        await client.connect()
+        await client.join(room)
+        await client.until(lambda table: True)
+    await clients[0].until(lambda table: all(seat is not None for seat in table["seats"]))
+    for client in clients:
+        await client.ready()
+    for client in clients:
+        await client.until(lambda table: table["phase"] == "playing")
+    return clients
+
+
+async def play_turns(pair: tuple[Client, ...], count: int) -> None:
     """Play ``count`` actions from hints, whoever is to act; both views stay in step."""
     for _ in range(count):
         mover = next(client for client in pair if client.my_turn)
@@ -51,8 +56,8 @@ async def play_turns(pair: tuple[Client, Client], count: int) -> None:
         await asyncio.sleep(0.06)  # well inside the message rate limit
 
 
-async def finish_by_hosting(pair: tuple[Client, Client]) -> dict[str, Any]:
-    """Both players switch hosting on; the server plays the game to its end."""
+async def finish_by_hosting(pair: tuple[Client, ...]) -> dict[str, Any]:
+    """Every player switches hosting on; the server plays the game to its end."""
     for client in pair:
         await client.hosting(True)
     for client in pair:

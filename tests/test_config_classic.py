@@ -4,6 +4,7 @@ and qianbian rooms, and the refusal of four-seat keys in two-seat rooms."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -164,3 +165,19 @@ def test_documented_four_seat_error_is_real(tmp_path: Path, monkeypatch: pytest.
     message = message_of("room.toml")
     assert message == f"room.toml: table.jiefeng: {REFUSED}, found false (a boolean)"
     assert message in docs
+
+
+def test_every_table_key_is_documented_with_the_classic_rule_it_sets() -> None:
+    """docs/configuration.md has one row per key of [table], naming a RULES-CLASSIC rule of
+    the section the key's comment in classic.toml names."""
+    root = Path(__file__).resolve().parent.parent
+    docs = (root / "docs" / "configuration.md").read_text(encoding="utf-8")
+    docs = docs[docs.index("### `[table]`") : docs.index("Every key but `seats`")]
+    shipped = (root / "src" / "shuangkou" / "configs" / "classic.toml").read_text(encoding="utf-8")
+    assert set(TABLES["table"]) == {"seats", *FOUR_SEAT_KEYS}
+    for key in TABLES["table"]:
+        rows = re.findall(rf"^\| `{key}` \|.*\| ([^|]*) \|$", docs, re.MULTILINE)
+        assert len(rows) == 1, f"{key}: {len(rows)} rows in the [table] section of docs/configuration.md"
+        documented = set(re.findall(r"\b(C\d+)(?:\.\d+)?", rows[0]))
+        commented = set(re.findall(r"\b(C\d+)(?:\.\d+)?", re.findall(rf"^{key} *=.*#(.*)$", shipped, re.MULTILINE)[0]))
+        assert documented & commented, f"{key}: sections {documented} documented, {commented} in classic.toml"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from itertools import pairwise
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -9,7 +12,7 @@ from hypothesis import strategies as st
 from shuangkou.bots import GreedyBot, HostingBot, RandomBot
 from shuangkou.cards import DECK, counts_of
 from shuangkou.config import load_config
-from shuangkou.game import Escape, Game, GameError, HostedTurn, Hosting, Pass, Play, Timeout
+from shuangkou.game import Escape, Game, GameError, GameRecord, HostedTurn, Hosting, Pass, Play, Timeout
 from shuangkou.simulate import play_game
 
 POINTS = load_config("points")
@@ -17,6 +20,19 @@ POINTS = load_config("points")
 
 def config(**overrides: object):  # type: ignore[no-untyped-def]
     return load_config("points", overrides)
+
+
+def test_R1_1_two_players_no_partner_the_opponent_is_the_other() -> None:
+    game = Game.from_hands(POINTS, ["3", "4 5"], leader=0)
+    assert game.seats == 2 and [game.team(seat) for seat in (0, 1)] == [0, 1]  # each seat its own side
+    assert game.view(None)["teams"] == [0, 1]
+    with pytest.raises(GameError) as refused:
+        Game.from_hands(POINTS, ["3", "4", "5", "6"])
+    assert refused.value.code == "bad_hands"
+    game.apply(Play.of(0, "3"))
+    assert game.winners == (0,)  # the winner alone: no partner shares the win
+    settlement = game.settle([1000, 1000])
+    assert settlement.payer == 1 and settlement.deltas == (60, -60)  # the one opponent pays
 
 
 def test_R1_3_deal_27_each_54_unseen_from_108() -> None:
@@ -98,6 +114,30 @@ def test_R2_6_auto_pass_off_waits_for_the_player() -> None:
     assert game.to_act == 1
 
 
+@settings(max_examples=20, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32), st.booleans())
+def test_R2_7_the_two_players_alternate_whoever_leads(seed: int, auto_pass: bool) -> None:
+    """Every play and pass is made by the other seat than the one before it: after a play
+    the opponent acts, and after a pass the opponent leads (R2.3, R2.4)."""
+    game = play_game(config(auto_pass=auto_pass), [RandomBot(seed), RandomBot(seed + 1)], seed)
+    turns = [event.seat for event in game.events if event.type in ("play", "pass")]
+    assert turns[0] == game.leader
+    assert all(seat != previous for previous, seat in pairwise(turns))
+
+
+def test_R11_1_auto_pass_is_no_timeout_and_switches_no_hosting_on() -> None:
+    """The automatic pass is made for the player at once and counts nowhere: a seat that
+    cannot beat the table, turn after turn, is never timed out nor hosted (R11.3)."""
+    game = Game.from_hands(config(max_timeouts=1), ["2 2 2 BJ 3 3 3", "4 5 6"], leader=0)
+    for single in ("2", "2", "2", "BJ"):
+        events = game.apply(Play.of(0, single))
+        assert [(event.type, event.seat, event.cause) for event in events] == [
+            ("play", 0, "player"), ("pass", 1, "auto_pass"),
+        ]
+    assert game.timeouts == [0, 0] and game.hosting == [False, False]
+    assert game.to_act == 0 and game.turn_key == (0, 4, True)
+
+
 def test_illegal_actions_raise_and_change_nothing() -> None:
     game = Game.from_hands(POINTS, ["3 3 4 SJ", "5 6 7"], leader=0)
     before = (game.view(0), game.view(1), game.seq)
@@ -148,6 +188,33 @@ def test_R11_2_hosted_turn_plays_weakest_beating_move() -> None:
     game.apply(Hosting(1, True))
     events = game.apply(HostedTurn(1))
     assert events[0].cause == "hosting" and str(events[0].combo) == "pair 9 9"
+
+
+def test_R11_6_every_automatic_action_is_recorded_with_its_cause() -> None:
+    game = Game.from_hands(config(escape_mode="host"), ["2 3 9 K", "4 5 6 7"], leader=0)
+    game.apply(Play.of(0, "2"))  # seat 1 cannot beat it: auto-pass
+    game.apply(Timeout(0))  # the hosting move for seat 0: its lowest single
+    game.apply(Hosting(1, True, "disconnect"))
+    game.apply(HostedTurn(1))
+    game.apply(Escape(0))  # host mode: hosting plays the escaper on
+    game.apply(HostedTurn(0))
+    record = GameRecord.from_dict(json.loads(json.dumps(game.record())))
+    caused = [(event["type"], event.get("seat"), event.get("cause"), event.get("cards")) for event in record.events]
+    assert caused == [
+        ("deal", 0, None, None),
+        ("play", 0, "player", "2S"),
+        ("pass", 1, "auto_pass", None),
+        ("timeout", 0, None, None),
+        ("play", 0, "timeout", "3S"),
+        ("hosting", 1, "disconnect", None),
+        ("play", 1, "hosting", "4S"),
+        ("escape", 0, "escape", None),
+        ("hosting", 0, "escape", None),
+        ("play", 0, "hosting", "9S"),
+        ("pass", 1, "auto_pass", None),
+    ]
+    again = Game.restore(record)  # the replay causes the same events, causes included
+    assert [event.to_dict() for event in again.events] == list(record.events)
 
 
 def test_R10_2_escape_settle_mode_ends_the_game() -> None:

@@ -100,6 +100,19 @@ def test_C1_4_some_deals_swap_and_some_do_not() -> None:
     assert any(swap is None for swap in swaps) and any(swap is not None for swap in swaps)
 
 
+def test_C1_4_a_game_led_by_the_previous_winner_still_draws_a_flip_card_for_the_swap() -> None:
+    room = classic(first_player="winner", partner_by_flip=True)
+    swaps = []
+    for seed in range(30):
+        game = Game.deal(room, seed=seed, previous_winner=1)
+        flip = game.flip_card
+        assert game.leader == 1 and flip is not None and game.view(None)["flip_card"] == str(flip)
+        other = next(card for card in DECK if card.rank == flip.rank and card.suit == flip.suit and card != flip)
+        assert other in game.hands[1] or other in game.hands[partner_of(1)]
+        swaps.append(game.swap)
+    assert any(swap is None for swap in swaps) and any(swap is not None for swap in swaps)
+
+
 # ---------------------------------------------------------------------------
 # C2: rounds, going out, 接风
 
@@ -177,6 +190,30 @@ def test_R2_6_C2_4_auto_pass_passes_each_seat_that_cannot_beat_in_turn() -> None
         ("pass", 1, "auto_pass"), ("pass", 2, "auto_pass"), ("pass", 3, "auto_pass"),
     ]
     assert game.table is None and game.to_act == 0
+
+
+def test_C2_4_timeouts_and_hosting_count_for_each_seat_apart() -> None:
+    """R11.2, R11.3, R11.5 and R11.6 seat by seat: each seat's timeouts are its own, and
+    hosting switches on for the seat that reached ``max_timeouts`` only."""
+    room = classic(auto_pass=False, max_timeouts=2)
+    game = Game.from_hands(room, ["3 5 7 9 J", "4 6 8 10 Q", "3 4", "6 6"], leader=0)
+    game.apply(Timeout(0))  # on a lead: the lowest single
+    game.apply(Timeout(1))  # on a follow: the weakest single that beats it
+    game.apply(Hosting(2, True, "disconnect"))
+    game.apply(HostedTurn(2))  # nothing beats the 4: hosting passes
+    game.apply(Pass(3))
+    events = game.apply(Timeout(0))  # seat 0's second timeout: hosting on for seat 0
+    assert game.timeouts == [2, 1, 0, 0] and game.hosting == [True, False, True, False]
+    assert [(event.type, event.seat, event.cause) for event in game.events[1:]] == [
+        ("timeout", 0, None), ("play", 0, "timeout"),
+        ("timeout", 1, None), ("play", 1, "timeout"),
+        ("hosting", 2, "disconnect"), ("pass", 2, "hosting"),
+        ("pass", 3, "player"),
+        ("timeout", 0, None), ("play", 0, "timeout"), ("hosting", 0, "timeout"),
+    ]
+    assert [str(event.combo) for event in game.events if event.type == "play"] == ["single 3", "single 4", "single 5"]
+    assert events[-1].to_dict() == {"type": "hosting", "seat": 0, "cause": "timeout", "on": True}
+    assert game.to_act == 1
 
 
 # ---------------------------------------------------------------------------
@@ -260,7 +297,7 @@ def test_C6_2_settle_mode_ends_the_game_at_once() -> None:
     events = game.apply(Escape(3))
     assert game.finished and game.result == "escape" and game.winner is None
     assert game.winners == (0, 2)
-    assert events[-1].to_dict() == {"type": "end", "cause": "escape", "cards_left": 2}
+    assert events[-1].to_dict() == {"type": "end", "cause": "escape", "cards_left": 6}  # all cards still held
     settlement = game.settle_table([1000] * 4)
     assert settlement.result == "escape" and settlement.escaper == 3
 
@@ -288,6 +325,7 @@ def test_views_show_only_the_own_hand_partner_included() -> None:
             if other != seat:
                 assert not set(map(str, game.hands[other])) <= set(view["hand"])
         assert "hand" not in game.view(None) and "'hand'" not in text
+        assert view["revealed"] is None  # hands are shown only once the game is over (C5.8)
 
 
 def test_settle_table_for_a_finished_game_pays_by_the_finishing_order() -> None:  # C5, C7 row 1
@@ -298,6 +336,27 @@ def test_settle_table_for_a_finished_game_pays_by_the_finishing_order() -> None:
     with pytest.raises(GameError) as refused:
         game.settle([1000, 1000])
     assert refused.value.code == "bad_config"
+
+
+def _shows(data: object, cards: list[str]) -> bool:
+    """Whether ``data`` (JSON-like) holds a hand of exactly ``cards``, as a list of card
+    strings or one card string, anywhere inside."""
+    if data == cards or data == " ".join(cards):
+        return True
+    if isinstance(data, dict):
+        return any(_shows(value, cards) for value in data.values())
+    if isinstance(data, list | tuple):
+        return any(_shows(item, cards) for item in data)
+    return False
+
+
+def test_C5_8_once_the_game_is_over_every_hand_still_held_is_revealed() -> None:
+    game = _finished(MANUAL, [[0], [1], [2]])  # single win; seat 3 and nobody else still holds cards
+    assert game.finished and game.hands[3]
+    held = [str(card) for card in game.hands[3]]
+    result = game.settle_table([1000] * 4).to_dict()
+    for seat in (0, 1, 2, None):
+        assert _shows(game.view(seat), held) or _shows(result, held), f"seat {seat} is not shown seat 3's hand"
 
 
 def test_a_record_restores_the_game_swap_included() -> None:

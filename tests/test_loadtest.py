@@ -18,12 +18,19 @@ def test_a_tiny_load_run_plays_without_errors() -> None:
     assert report.actions > 10
     assert report.latency_ms["count"] == report.actions
     assert 0 < report.latency_ms["p50"] <= report.latency_ms["p99"] <= report.latency_ms["max"]
-    assert report.hint_ms.get("count", 0) == 0  # the bots play from the moves the server pushes with the state
+    assert report.hint_ms.get("count", 0) == 0  # the bots play from the moves the server pushes after the state
     assert report.server_cpu_percent is not None and report.server_cpu_percent > 0
     assert all(mb is not None and mb > 10 for mb in report.server_memory_mb)
     data = report.to_dict()
     assert data["held"] == report.held
     assert "p99" in report.to_text()
+
+
+def test_four_seat_tables_get_four_connections_each() -> None:
+    report = run_load(LoadSettings(tables=3, duration=3, warmup=1, think=0.3, room="classic"))
+    assert report.connected == report.connections == 12
+    assert report.errors == {}
+    assert report.actions > 10
 
 
 @pytest.mark.parametrize("url", ["http://10.1.2.3:8000", "http://192.168.0.1", "http://8.8.8.8"])

@@ -2,9 +2,10 @@
 
 Every expected settlement is worked out by hand in the test, in the terms of RULES §9:
 X match points (R9.4), a result multiplier (R7.1), b doubling (R9.2/R9.3), c contribution
-(R9.1/R9.3). Shipped rooms at their starting balances: points 1000 (level 5, X = 60),
-wealth 100000 (level 4, X = 500). Every outcome is checked for the two invariants of a
-settlement: sum(deltas) + house == 0 and balances_after == balances + deltas (R9.7).
+(R9.1/R9.3); four-seat games (RULES-CLASSIC) in the terms of C5. Shipped rooms at their
+starting balances: points, classic and qianbian 1000 (level 5, X = 60), wealth 100000
+(level 4, X = 500). Every outcome is checked for the two invariants of a settlement:
+sum(deltas) + house == 0 and balances_after == balances + deltas (R9.7, C5.6).
 """
 
 from __future__ import annotations
@@ -19,29 +20,46 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
-from shuangkou.bots import HostingBot
+from shuangkou.bots import GreedyBot, HostingBot, RandomBot
 from shuangkou.cli import main
-from shuangkou.config import load_config
+from shuangkou.config import RoomConfig, load_config
+from shuangkou.game import Action, Escape, Game, HostedTurn, Hosting, action_to_dict
 from shuangkou.referee import ScenarioError, referee
 from shuangkou.simulate import play_game
 
-STARTING = {"points": 1000, "wealth": 100000}
+STARTING = {"points": 1000, "wealth": 100000, "classic": 1000, "qianbian": 1000}
 DOCS = Path(__file__).resolve().parent.parent / "docs"
+TWO_SEAT_KEYS = [
+    "events", "finished", "to_act", "winner", "result", "cards_left", "scoring_phase",
+    "settlement", "deltas", "house", "balances_after",
+]
+FOUR_SEAT_KEYS = [
+    "events", "finished", "to_act", "result", "finish_order", "winners", "cards_left", "scoring_phase",
+    "settlement", "deltas", "house", "balances_after",
+]
 
 
 def play(scenario: dict[str, Any]) -> dict[str, Any]:
     """Referee ``scenario`` and check the invariants of its outcome."""
     outcome = referee(scenario)
     json.dumps(outcome)  # the outcome is plain JSON
+    seats = len(outcome["cards_left"])
+    assert list(outcome) == (TWO_SEAT_KEYS if seats == 2 else FOUR_SEAT_KEYS)
     if outcome["finished"]:
         edition = scenario.get("config", "points")
-        balances = scenario.get("balances") or [STARTING[edition]] * 2
+        balances = scenario.get("balances") or [STARTING[edition]] * seats
         deltas, house, after = outcome["deltas"], outcome["house"], outcome["balances_after"]
+        assert len(deltas) == seats
         assert sum(deltas) + house == 0
         assert after == [balance + delta for balance, delta in zip(balances, deltas, strict=True)]
         assert outcome["settlement"]["deltas"] == deltas
         assert outcome["result"] == outcome["settlement"]["result"]
+        if seats == 4:
+            assert outcome["finish_order"] == outcome["settlement"]["finish_order"]
+            assert outcome["winners"] == outcome["settlement"]["winners"]
     else:
         assert outcome["settlement"] is None and outcome["deltas"] is None
     return outcome
@@ -797,7 +815,7 @@ def test_cli_referee_unreadable_files_exit_2(tmp_path: Path) -> None:
 
 def test_referee_doc_console_examples(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     text = (DOCS / "referee.md").read_text(encoding="utf-8")
-    examples = 0
+    examples = four_seat = 0
     status: int | None = None
     for block in re.findall(r"```console\n(.*?)```", text, re.DOTALL):
         for chunk in re.split(r"^\$ ", block, flags=re.MULTILINE)[1:]:
@@ -814,12 +832,13 @@ def test_referee_doc_console_examples(monkeypatch: pytest.MonkeyPatch, capsys: p
             if expected.count("\n") == 1:
                 assert out == expected  # one-line outputs are shown exactly as printed
             examples += 1
-    assert examples >= 15
+            four_seat += "finish_order" in json.loads(out)
+    assert examples >= 20 and four_seat >= 1  # the four-seat game of "Four seats" is run too
 
 
 def test_referee_doc_python_examples() -> None:
     failures, tried = doctest.testfile(str(DOCS / "referee.md"), module_relative=False)
-    assert tried >= 10 and failures == 0
+    assert tried >= 28 and failures == 0  # 13 two-seat examples, 15 four-seat (C6.1, C6.2, C1.4)
 
 
 def test_R5_3_R6_4_a_serial_bomb_beats_under_its_weaker_reading() -> None:
@@ -834,3 +853,432 @@ def test_R5_3_R6_4_a_serial_bomb_beats_under_its_weaker_reading() -> None:
         ("play", 0, "player"), ("play", 1, "player"), ("pass", 0, "auto_pass")]
     combo = outcome["events"][2]["combo"]
     assert (combo["kind"], combo["length"], combo["top"], combo["phase"]) == ("serial_bomb", 4, "J", 9)
+
+
+# ---------------------------------------------------------------------------
+# Four seats (RULES-CLASSIC): the classic room unless said otherwise, all four at 1000
+# points (level 5, X = 60), seats 0 + 2 against 1 + 3 (C1.1), auto-pass on (C2.4)
+
+
+def pass_turn(seat: int) -> dict[str, Any]:
+    """A pass action."""
+    return {"seat": seat, "pass": True}
+
+
+def classic(hands: list[str], actions: list[dict[str, Any]], **keys: Any) -> dict[str, Any]:
+    """A four-seat scenario in the classic room."""
+    return {"config": "classic", "hands": hands, "actions": actions, **keys}
+
+
+C7_ROWS = [
+    pytest.param(
+        # 0 goes out with Q; seat 1 (3 4) cannot beat it (auto-pass), seat 2 goes out with K
+        classic(["Q", "3 4", "K", "5 6"], [p(0, "Q"), p(2, "K")]),
+        [0, 2], "double", (3, 1), [180, -180, 180, -180],  # 60·3·1 each way
+        id="row 1: 0, 2 double",
+    ),
+    pytest.param(
+        # 1 goes out with 2: nobody beats it and 接风 gives seat 3 the lead (C2.3); seat 0
+        # passes on 3, seat 2 goes out with K, seat 3 with A; seat 0 is fourth
+        classic(["4 6 6", "2", "K", "3 A"], [p(1, "2"), p(3, "3"), pass_turn(0), p(2, "K"), p(3, "A")], leader=1),
+        [1, 2, 3, 0], "single", (2, 1), [-120, 120, -120, 120],  # 60·2·1
+        id="row 2: 1, 2, 3 single",
+    ),
+    pytest.param(
+        # each beats the last card of the one before: 0 out with 3, 1 with 5, seat 2 (4 4)
+        # cannot beat 5, 3 out with 6; seat 2 is fourth: team 0 + 2 first and fourth
+        classic(["3", "5", "4 4", "6"], [p(0, "3"), p(1, "5"), p(3, "6")]),
+        [0, 1, 3, 2], "draw", (1, 1), [60, -60, 60, -60],  # 60·1·1
+        id="row 3: 0, 1, 3 draw",
+    ),
+    pytest.param(
+        # seat 1 bombs seat 0's 3 with 777777 (nobody answers), leads 4; seat 2 passes,
+        # seat 0 goes out with 2, 接风 to seat 2, who goes out with 5. Team 0 + 2: phase 0,
+        # b = 1, 60·3·1 = 180; seat 1's phase 6, c = 2: 120 from each of seats 0, 2, 3.
+        classic(
+            ["3 2", "777777 4 8", "5", "3 3 3"],
+            [p(0, "3"), p(1, "777777"), p(1, "4"), pass_turn(2), p(0, "2"), p(2, "5")],
+        ),
+        [0, 2], "double", (3, 1), [180 - 120, -180 + 360, 180 - 120, -180 - 120],
+        id="row 4: 0, 2 double, seat 1's 777777",
+    ),
+    pytest.param(
+        # seat 3 leads 55555 (nobody answers) and 9, out; nobody beats 9, 接风 to seat 1,
+        # who goes out with 8. Team 1 + 3's phase 5: b = 2, c = 0: 60·3·2 = 360
+        classic(["4 4 6", "8", "7 7", "55555 9"], [p(3, "55555"), p(3, "9"), p(1, "8")], leader=3),
+        [3, 1], "double", (3, 2), [-360, 360, -360, 360],
+        id="row 5: 3, 1 double, seat 3's 55555",
+    ),
+]
+
+
+@pytest.mark.parametrize(("scenario", "order", "result", "ab", "nets"), C7_ROWS)
+def test_C7_worked_examples_played_through_the_referee(
+    scenario: dict[str, Any], order: list[int], result: str, ab: tuple[int, int], nets: list[int]
+) -> None:
+    """The five rows of RULES-CLASSIC §C7, each reached by play: the nets per seat exactly."""
+    outcome = play(scenario)
+    assert outcome["finished"] is True and outcome["to_act"] is None
+    assert outcome["finish_order"] == order and outcome["result"] == result
+    winners = sorted(seat for seat in range(4) if seat % 2 == order[0] % 2)  # C5.2: the first out's team
+    assert outcome["winners"] == winners
+    settlement = outcome["settlement"]
+    assert settlement["match_points"] == 60 and (settlement["a"], settlement["b"]) == ab
+    assert settlement["nets"] == nets and outcome["deltas"] == nets and outcome["house"] == 0
+    assert outcome["balances_after"] == [1000 + net for net in nets]
+    for seat in order[: 3 if len(order) == 4 else 2]:
+        assert outcome["cards_left"][seat] == 0
+
+
+def test_C7_row_4_contribution_and_phases() -> None:
+    outcome = play(C7_ROWS[3].values[0])
+    assert outcome["scoring_phase"] == [0, 6, 0, 0]
+    settlement = outcome["settlement"]
+    assert settlement["team_phases"] == [0, 6] and settlement["doubling_phase"] == 0
+    assert settlement["contribution_multipliers"] == [0, 2, 0, 0]
+    assert settlement["contributions"] == [0, 120, 0, 0]
+    assert settlement["transfers"] == [180, -180, 180, -180]
+    assert settlement["phases"][1]["bombs"][0]["cards"] == "7 7 7 7 7 7"
+
+
+def test_C5_1_match_points_from_the_lowest_of_four_balances() -> None:
+    # 4000 is level 7 (X 100), 2500 level 6 (X 80): X = 80; row 1's double win 80·3·1 = 240
+    outcome = play(C7_ROWS[0].values[0] | {"balances": [4000, 4000, 2500, 4000]})
+    assert outcome["settlement"]["levels"] == [7, 7, 6, 7] and outcome["settlement"]["match_points"] == 80
+    assert outcome["deltas"] == [240, -240, 240, -240]
+    assert outcome["balances_after"] == [4240, 3760, 2740, 3760]
+
+
+def test_four_seat_outcome_has_no_winner_and_lists_per_seat() -> None:
+    outcome = play(C7_ROWS[0].values[0])
+    assert "winner" not in outcome
+    for key in ("cards_left", "scoring_phase", "deltas", "balances_after"):
+        assert len(outcome[key]) == 4, key
+    assert outcome["events"][-1] == {"type": "end", "seat": 0, "cards_left": 4}  # 3 4 and 5 6 still held
+
+
+def test_C2_1_a_pass_does_not_end_the_round() -> None:
+    """Play goes 0, 1, 2, 3; a seat that passed plays again when its turn comes back in the
+    same round, and the round ends when the three others have passed since the last play."""
+    outcome = play(classic(
+        ["3 9 K", "5 8 J", "4 10 Q", "6 7 A"],
+        [
+            p(0, "3"), pass_turn(1), p(2, "4"), pass_turn(3),
+            p(0, "9"), p(1, "J"),  # seat 1 passed on 3 and plays again in the same round
+            p(2, "Q"), p(3, "A"),  # nobody beats A (auto-pass): seat 3 leads
+        ],
+    ))
+    assert [event[:3] for event in events(outcome)][-3:] == [
+        ("pass", 0, "auto_pass"), ("pass", 1, "auto_pass"), ("pass", 2, "auto_pass"),
+    ]
+    assert outcome["finished"] is False and outcome["to_act"] == 3
+    assert outcome["result"] is None and outcome["finish_order"] == [] and outcome["winners"] is None
+    assert outcome["cards_left"] == [1, 2, 1, 2] and outcome["settlement"] is None
+
+
+@pytest.mark.parametrize(
+    ("jiefeng", "actions", "order", "result", "deltas"),
+    [
+        # on: seat 0 goes out with 2, nobody beats it, its partner seat 2 leads and goes out
+        (True, [p(0, "2"), p(2, "5")], [0, 2], "double", [180, -180, 180, -180]),
+        # off: the lead goes to the next seat holding cards, seat 1, out with 3; seat 2 beats
+        # it with 5 and is third: single win, 60·2·1
+        (False, [p(0, "2"), p(1, "3"), p(2, "5")], [0, 1, 2, 3], "single", [120, -120, 120, -120]),
+    ],
+)
+def test_C2_3_jiefeng_on_and_off(
+    jiefeng: bool, actions: list[dict[str, Any]], order: list[int], result: str, deltas: list[int]
+) -> None:
+    scenario = classic(["2", "3", "5", "6 7"], actions, overrides={"jiefeng": jiefeng})
+    outcome = play(scenario)
+    assert events(outcome)[:4] == [
+        ("play", 0, "player", "2"), ("out", 0, None, None),
+        ("pass", 1, "auto_pass", None), ("pass", 2, "auto_pass", None),
+    ]
+    taken_over = [event["seat"] for event in outcome["events"] if event["type"] == "jiefeng"]
+    assert taken_over == ([2] if jiefeng else [])
+    assert outcome["finish_order"] == order and outcome["result"] == result and outcome["deltas"] == deltas
+    # the other seat leading is not its turn
+    wrong = scenario | {"actions": [p(0, "2"), p(1, "3") if jiefeng else p(2, "5")]}
+    assert refused(wrong) == {
+        "action": 1, "code": "not_your_turn",
+        "message": "it is seat 2's turn, not seat 1's" if jiefeng else "it is seat 1's turn, not seat 2's",
+    }
+
+
+def test_C2_3_no_jiefeng_when_the_last_card_is_beaten() -> None:
+    # row 3: seat 1 beats seat 0's last card, so the round goes on without 接风
+    outcome = play(C7_ROWS[2].values[0])
+    assert all(event["type"] != "jiefeng" for event in outcome["events"])
+
+
+def test_C3_2_a_double_win_ends_at_the_second_out() -> None:
+    scenario = C7_ROWS[0].values[0]
+    outcome = play(scenario)
+    # seats 1 and 3 still hold cards, are not placed, and have nothing more to play
+    assert outcome["finish_order"] == [0, 2] and outcome["cards_left"] == [0, 2, 0, 2]
+    assert [event["type"] for event in outcome["events"]][-2:] == ["out", "end"]
+    error = refused(scenario | {"actions": [*scenario["actions"], p(1, "4")]})
+    assert error == {"action": 2, "code": "game_over", "message": "the game is over"}
+
+
+@pytest.mark.parametrize("row", [1, 2])
+def test_C3_2_C2_2_at_the_third_out_the_last_seat_is_fourth(row: int) -> None:
+    scenario = C7_ROWS[row].values[0]
+    outcome = play(scenario)
+    *out, fourth = outcome["finish_order"]
+    assert len(out) == 3 and all(outcome["cards_left"][seat] == 0 for seat in out)
+    assert outcome["cards_left"][fourth] > 0
+    assert [event["place"] for event in outcome["events"] if event["type"] == "out"] == [1, 2, 3]
+    assert refused(scenario | {"actions": [*scenario["actions"], pass_turn(fourth)]})["code"] == "game_over"
+
+
+def test_C6_1_host_mode_plays_the_escaper_and_adds_the_penalty() -> None:
+    """Seat 1 leaves at once; the referee plays it (R11.2: 4 on 3, out); seats 2 and 3
+    play on and seat 3 goes out second: a double win for the escaper's own team, settled
+    normally (60·3·1 = 180), and the escaper pays P = 3·60·3 = 540, 270 to each opponent."""
+    outcome = play(classic(
+        ["3 9", "4", "5 10", "J"],
+        [{"seat": 1, "escape": True}, p(0, "3"), p(2, "10"), p(3, "J")],
+    ))
+    assert events(outcome) == [
+        ("escape", 1, "escape", None),
+        ("hosting", 1, "escape", None),
+        ("play", 0, "player", "3"),
+        ("play", 1, "hosting", "4"),
+        ("out", 1, None, None),
+        ("play", 2, "player", "10"),
+        ("play", 3, "player", "J"),
+        ("out", 3, None, None),
+        ("end", 1, None, None),
+    ]
+    assert outcome["result"] == "double" and outcome["finish_order"] == [1, 3] and outcome["winners"] == [1, 3]
+    settlement = outcome["settlement"]
+    assert settlement["escaper"] == 1 and settlement["penalty"] == 540
+    assert settlement["escape_payments"] == [270, -540, 270, 0]
+    assert outcome["deltas"] == [-180 + 270, 180 - 540, -180 + 270, 180]
+
+
+def test_C6_2_settle_mode_ends_the_game_at_once() -> None:
+    """Seat 0 plays 777777 (phase 6: b 4, c 2), then seat 1 leaves: D = 3·60·3·4 = 2160,
+    1080 to each of seats 0 and 2, nothing to or from seat 3; seat 0's contribution 120
+    comes from each of the other three, the escaper included."""
+    outcome = play(classic(
+        ["3 777777 9", "4 J K", "5 Q", "6 10"],
+        [p(0, "3"), p(1, "4"), p(2, "5"), p(3, "6"), p(0, "777777"), {"seat": 1, "escape": True}],
+        overrides={"escape_mode": "settle"},
+    ))
+    assert outcome["finished"] is True and outcome["result"] == "escape"
+    assert outcome["finish_order"] == [] and outcome["winners"] == [0, 2]
+    assert outcome["events"][-2:] == [
+        {"type": "escape", "seat": 1, "cause": "escape"}, {"type": "end", "cause": "escape", "cards_left": 5},
+    ]
+    assert outcome["cards_left"] == [1, 2, 1, 1] and outcome["scoring_phase"] == [6, 0, 0, 0]
+    settlement = outcome["settlement"]
+    assert settlement["escaper"] == 1 and settlement["penalty"] == 2160 and settlement["b"] == 4
+    assert settlement["escape_payments"] == [1080, -2160, 1080, 0]
+    assert outcome["deltas"] == [1080 + 3 * 120, -2160 - 120, 1080 - 120, -120] and outcome["house"] == 0
+    late = classic(["3 4", "5 6", "7 8", "9 10"], [p(0, "3"), {"seat": 1, "escape": True}, p(2, "7")],
+                   overrides={"escape_mode": "settle"})
+    assert refused(late) == {"action": 2, "code": "game_over", "message": "the game is over"}
+
+
+def test_C6_leaving_after_going_out_is_no_escape() -> None:
+    scenario = classic(["3", "4 5", "6 7", "8 9"], [p(0, "3"), {"seat": 0, "escape": True}])
+    assert refused(scenario) == {
+        "action": 1, "code": "escaped", "message": "seat 0 is out: leaving now is no escape (C6)",
+    }
+
+
+THREE_JOKERS = classic(["SJ SJ BJ 3", "5 6", "4", "7 8"], [p(0, "SJ SJ BJ"), p(0, "3"), pass_turn(1), p(2, "4")])
+
+
+def test_C3_1_three_joker_bomb_only_by_override() -> None:
+    error = refused(THREE_JOKERS)
+    assert error["action"] == 0 and error["code"] == "invalid_combination" and "three_joker_bomb" in error["message"]
+    outcome = play(THREE_JOKERS | {"overrides": {"three_joker_bomb": True}})
+    combo = outcome["events"][1]["combo"]
+    assert (combo["kind"], combo["phase"]) == ("joker_bomb", 6)
+    # team 0 + 2 wins a double with phase 6: 60·3·b(6)=4 = 720; seat 0's c(6) = 2: 120 from each
+    assert outcome["finish_order"] == [0, 2] and outcome["scoring_phase"] == [6, 0, 0, 0]
+    assert outcome["deltas"] == [720 + 360, -720 - 120, 720 - 120, -720 - 120]
+
+
+@pytest.mark.parametrize(
+    ("wild", "joker", "wild_ok"),
+    [("none", "BJ", False), ("none", "SJ", False), ("big", "BJ", True), ("big", "SJ", False),
+     ("all", "BJ", True), ("all", "SJ", True)],
+)
+def test_C3_1_wild_jokers_by_override(wild: str, joker: str, wild_ok: bool) -> None:
+    """``4 4 4`` and a joker is the bomb 4444 (R5.5) only where that joker is wild."""
+    scenario = classic(
+        [f"4 4 4 {joker} 3", "5 6", "4", "7 8"],
+        [p(0, f"4 4 4 {joker}"), p(0, "3"), pass_turn(1), p(2, "4")],
+        overrides={"wild_jokers": wild},
+    )
+    if not wild_ok:
+        error = refused(scenario)
+        assert error["action"] == 0 and error["code"] == "invalid_combination" and wild in error["message"]
+        return
+    outcome = play(scenario)
+    combo = outcome["events"][1]["combo"]
+    assert (combo["kind"], combo["reading"]) == ("bomb", "4 4 4 4")
+    # phase 4: b 1, c 0; a double win 60·3·1
+    assert outcome["scoring_phase"] == [4, 0, 0, 0] and outcome["deltas"] == [180, -180, 180, -180]
+
+
+@pytest.mark.parametrize(
+    ("scenario", "needle"),
+    [
+        ({"config": "classic", "hands": ["3", "4"]}, "hands: this room has 4 seats: give one per seat, not 2"),
+        ({"config": "classic", "hands": ["3", "4", "5"]}, "hands: this room has 4 seats: give one per seat, not 3"),
+        ({"config": "qianbian", "hands": ["3", "4", "5", "6", "7"]}, "not 5"),
+        ({"hands": ["3", "4", "5", "6"]}, "hands: this room has 2 seats: give one per seat, not 4"),
+        ({"config": "classic", "seed": 1, "balances": [1000, 1000]},
+         "balances: this room has 4 seats: give one per seat, not 2"),
+        ({"config": "classic", "hands": ["3", "4", "5", "6"], "balances": [1000] * 5}, "balances: this room"),
+        ({"hands": ["3", "4"], "balances": [1000] * 4}, "balances: this room has 2 seats"),
+        ({"config": "classic", "hands": ["3", "4", "5", "6"], "leader": 4}, "leader: must be a seat 0 to 3, not 4"),
+        ({"config": "classic", "hands": ["3", "4", "5", "6"], "leader": -1}, "leader"),
+        ({"config": "classic", "hands": ["3", "4", "5", "6"], "balances": [1000, 1000, "many", 1000]}, "balances.2"),
+    ],
+)
+def test_four_seat_bad_scenarios_name_the_key(scenario: dict[str, Any], needle: str) -> None:
+    error = refused(scenario)
+    assert list(error) == ["code", "message"] and error["code"] == "bad_scenario"
+    assert needle in error["message"]
+
+
+def test_four_seat_bad_hands() -> None:
+    error = refused({"config": "classic", "hands": ["3 3 3", "3 3 3", "3 3", "3"]})  # nine 3s
+    assert error == {
+        "code": "bad_hands", "message": "hand 3 cannot be drawn from one 108-card deck with the other hand",
+    }
+    assert refused({"config": "classic", "hands": ["3", "4", "", "6"]})["code"] == "bad_hands"
+
+
+@pytest.mark.parametrize(
+    ("actions", "overrides", "index", "code"),
+    [
+        ([p(0, "3"), p(2, "5")], {}, 1, "not_your_turn"),  # play goes 0 → 1 → 2 → 3 (C1.1)
+        ([p(0, "3"), pass_turn(1), pass_turn(2), pass_turn(3), pass_turn(0)], {}, 4, "pass_on_lead"),
+        ([p(0, "9"), p(1, "8")], {"auto_pass": False}, 1, "does_not_beat"),
+        ([p(0, "3"), p(1, "4 5")], {}, 1, "invalid_combination"),
+        ([p(0, "3"), p(1, "Q")], {}, 1, "cards_not_held"),
+        ([p(0, "3"), {"seat": 4, "play": "3"}], {}, 1, "bad_seat"),
+        ([{"seat": 0, "hosted_turn": True}], {}, 0, "not_hosted"),
+        ([p(0, "3"), p(1, "SJ SJ BJ")], {}, 1, "invalid_combination"),  # C3.1: classic has no three-joker bomb
+    ],
+)
+def test_four_seat_illegal_actions_name_the_action(
+    actions: list[dict[str, Any]], overrides: dict[str, Any], index: int, code: str
+) -> None:
+    error = refused(classic(["3 9 K", "4 5 8 SJ SJ BJ", "5 6 10", "7 J Q"], actions, overrides=overrides))
+    assert error["action"] == index and error["code"] == code
+    assert list(error) == ["action", "code", "message"]
+
+
+def hosted_to_the_end(config: str, seed: int) -> Game:
+    """The dealt game of ``seed`` with hosting switched on for seats 0, 1, 2, 3 in turn,
+    each hosted seat making its move as soon as it is its turn (R11.2), driven by hand."""
+    game = Game.deal(load_config(config), seed)
+    for seat in range(game.seats):
+        game.apply(Hosting(seat, True))
+        while not game.finished and game.hosting[game.to_act]:
+            game.apply(HostedTurn(game.to_act))
+    return game
+
+
+@pytest.mark.parametrize(("config", "seed"), [("classic", 1), ("classic", 2), ("qianbian", 3), ("qianbian", 4)])
+def test_C2_4_four_hosted_seats_play_a_dealt_game_to_the_end(config: str, seed: int) -> None:
+    outcome = play({"config": config, "seed": seed, "actions": [{"seat": s, "hosting": True} for s in range(4)]})
+    game = hosted_to_the_end(config, seed)
+    assert outcome["events"] == [event.to_dict() for event in game.events]
+    assert outcome["finish_order"] == game.finish_order and outcome["winners"] == list(game.winners)
+    assert outcome["result"] == game.result in ("double", "single", "draw")
+    assert outcome["settlement"] == game.settle_table([1000] * 4).to_dict()
+    deal = outcome["events"][0]
+    assert deal["type"] == "deal" and deal["seat"] == game.leader and deal["flip_card"] is not None
+
+
+def test_C1_4_partner_by_flip_shows_the_swap_in_a_dealt_game() -> None:
+    """Seed 1 in the qianbian room: seat 2 leads; the other copy of the flip card is in
+    seat 3's hand, beside it, so seat 3 changes places with seat 0, the leader's partner."""
+    scenario = {"config": "qianbian", "seed": 1, "actions": [{"seat": s, "hosting": True} for s in range(4)]}
+    outcome = play(scenario)
+    deal, swap = outcome["events"][:2]
+    assert deal == {"type": "deal", "seat": 2, "flip_card": "10S"}
+    assert swap == {"type": "swap", "seat": 3, "with": 0}
+    assert Game.deal(load_config("qianbian"), 1).swap == (3, 0)
+    # the same deal without partner_by_flip: no swap
+    plain = play(scenario | {"overrides": {"partner_by_flip": False}})
+    assert [event["type"] for event in plain["events"][:2]] == ["deal", "hosting"]
+    # C1.4 in the classic room by override
+    classic_swap = play({"config": "classic", "overrides": {"partner_by_flip": True}, "seed": 8})
+    assert classic_swap["events"][1] == {"type": "swap", "seat": 1, "with": 2}
+
+
+@settings(deadline=None)
+@given(
+    config=st.sampled_from(["classic", "qianbian"]),
+    escape_mode=st.sampled_from(["host", "settle"]),
+    seed=st.integers(0, 2**32 - 1),
+    timeout_rate=st.sampled_from([0.0, 0.1, 0.3]),
+    escape_rate=st.sampled_from([0.0, 0.5]),
+)
+def test_four_seat_bot_games_replay_through_the_referee(
+    config: str, escape_mode: str, seed: int, timeout_rate: float, escape_rate: float
+) -> None:
+    """A dealt game played by bots (timeouts, hosting, an escape) and its actions given to
+    the referee with the seed: the same events, finishing order and settlement (the
+    referee makes the hosted moves itself)."""
+    room = load_config(config, {"escape_mode": escape_mode})
+    bots = [GreedyBot(), RandomBot(seed), HostingBot(), GreedyBot()]
+    game = play_game(room, bots, seed, timeout_rate=timeout_rate, escape_rate=escape_rate)
+    assume(not _escaped_on_a_hosted_turn(room, seed, game.actions))
+    actions = [action_to_dict(action) for action in game.actions if not isinstance(action, HostedTurn)]
+    outcome = play({"config": config, "overrides": {"escape_mode": escape_mode}, "seed": seed, "actions": actions})
+    assert outcome["events"] == [event.to_dict() for event in game.events]
+    assert outcome["finish_order"] == game.finish_order and outcome["result"] == game.result
+    assert outcome["settlement"] == game.settle_table([1000] * 4).to_dict()
+
+
+def _escaped_on_a_hosted_turn(room: RoomConfig, seed: int, actions: list[Action]) -> bool:
+    """Whether a seat left on a hosted seat's turn: the referee makes that move before any
+    later action, so such a game has no scenario."""
+    game = Game.deal(room, seed)
+    for action in actions:
+        if isinstance(action, Escape) and game.hosting[game.to_act]:
+            return True
+        game.apply(action)
+    return False
+
+
+@pytest.mark.parametrize("row", [0, 1, 2], ids=["double", "single", "draw"])
+def test_cli_referee_four_seats_file_and_stdin(tmp_path: Path, row: int) -> None:
+    scenario = C7_ROWS[row].values[0]
+    path = tmp_path / "four.json"
+    path.write_text(json.dumps(scenario), encoding="utf-8")
+    expected = json.loads(json.dumps(referee(scenario)))
+    for run in (shuangkou("referee", str(path)), shuangkou("referee", "-", stdin=json.dumps(scenario))):
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.count("\n") == 1
+        outcome = json.loads(run.stdout)
+        assert outcome == expected
+        assert outcome["result"] == C7_ROWS[row].values[2] and outcome["deltas"] == C7_ROWS[row].values[4]
+
+
+@pytest.mark.parametrize(
+    ("scenario", "expected"),
+    [
+        (classic(["3", "4", "5", "6"], [p(0, "3"), p(2, "5")]),
+         {"action": 1, "code": "not_your_turn", "message": "it is seat 1's turn, not seat 2's"}),
+        ({"config": "classic", "hands": ["3", "4"]},
+         {"code": "bad_scenario", "message": "hands: this room has 4 seats: give one per seat, not 2"}),
+    ],
+)
+def test_cli_referee_four_seat_errors_exit_2(scenario: dict[str, Any], expected: dict[str, Any]) -> None:
+    run = shuangkou("referee", "-", stdin=json.dumps(scenario))
+    assert run.returncode == 2
+    assert json.loads(run.stdout) == {"error": expected}
+    assert run.stderr == f"shuangkou referee: {expected['message']}\n"

@@ -440,6 +440,69 @@ def test_r10_3_the_escape_penalty_is_the_one_the_table_shows(played: bool) -> No
         assert s.penalty == s.match_points * config.escape_multiplier
 
 
+HOUSE_RULES = """\
+name = "House rules"
+edition = "points"
+
+[results]
+flat = { min_cards = 1, max_cards = 3, multiplier = 2 }
+single = { min_cards = 4, max_cards = 9, multiplier = 5 }
+double = { min_cards = 10, multiplier = 7 }
+
+[scoring]
+phases = [
+  { phase = 4, contribution = 1, doubling = 1 },
+  { phase = 5, contribution = 3, doubling = 10 },
+]
+
+[balance]
+levels = [
+  { level = 0, needed = 0, match_points = 7 },
+  { level = 1, needed = 500, match_points = 11 },
+]
+
+[house]
+table_fee = 2
+win_fee_share = 0.5
+
+[escape]
+escape_multiplier = 5
+escape_share = 0.5
+"""
+
+
+def test_r9_8_every_multiplier_threshold_and_table_comes_from_the_room_file(tmp_path: Path) -> None:
+    """R9.8: the same game settles by the tables of the room's file: a room file with other
+    result bands, phase table, levels, fees and escape keys settles it otherwise."""
+    room = tmp_path / "house.toml"
+    room.write_text(HOUSE_RULES, encoding="utf-8")
+    house = load_config(room)
+    played = (bombs("55555"), bombs("4444", start=2))  # phases 5 and 4
+    balances = (1000, 600)
+
+    for cards_left, shipped_band, house_band in [(2, ("flat", 1), ("flat", 2)), (10, ("single", 2), ("double", 7))]:
+        for config, band in [(POINTS, shipped_band), (house, house_band)]:
+            s = settle_game(config, winner=0, loser_cards_left=cards_left, bombs=played, balances=balances)
+            assert (s.result, s.a) == band
+
+    shipped = settle_game(POINTS, winner=0, loser_cards_left=8, bombs=played, balances=balances)
+    assert (shipped.match_points, shipped.a, shipped.b, shipped.contribution_multipliers) == (40, 2, 2, (0, 0))
+    assert shipped.deltas == (160, -160) and shipped.house == 0
+    s = settle_game(house, winner=0, loser_cards_left=8, bombs=played, balances=balances)
+    assert (s.match_points, s.levels, s.a, s.b, s.contribution_multipliers) == (11, (1, 1), 5, 10, (3, 1))
+    assert s.due == 11 * 5 * 10 + 11 * 3 - 11 * 1 == 572
+    assert (s.table_fees, s.win_fee) == ((2, 2), 286)
+    assert s.deltas == (572 - 2 - 286, -572 - 2) and s.house == 2 + 2 + 286
+    check_ledger(s)
+
+    shipped = settle_escape(POINTS, escaper=1, escaper_played=True, bombs=played, balances=balances)
+    assert shipped.due == 40 * 12 + 40 * 2 and shipped.deltas == (560, -560)
+    s = settle_escape(house, escaper=1, escaper_played=True, bombs=played, balances=balances)
+    assert s.penalty == 11 * 5 and s.due == 55 + 11 * 10 + 11 * 3 == 198  # P, X·b, X·c of the opponent
+    assert s.received == 99 and s.deltas == (99 - 2, -198 - 2) and s.house == 2 + 2 + 99
+    check_ledger(s)
+
+
 # ---------------------------------------------------------------------------
 # R9.6: breakdown
 

@@ -220,6 +220,13 @@ def test_no_hidden_card_ever_leaves_the_server(start_server: StartServer) -> Non
             hidden = {card for i, hand in enumerate(hands) if i != seat for card in hand} - own - public
             assert player.log, "nothing received"
             for message in player.log:
+                game = (message.get("table") or {}).get("game") or {}
+                revealed = game.get("revealed")
+                if revealed is not None:  # once the game is over every hand still held is shown
+                    assert game["finished"] and [len(hand) for hand in revealed] == game["cards_left"]
+                    assert all(set(shown) <= set(hands[i]) for i, shown in enumerate(revealed))
+                    game = {key: value for key, value in game.items() if key != "revealed"}
+                    message = {**message, "table": {**message["table"], "game": game}}
                 for path, key, value in _walk(message):
                     assert key not in ("hands", "unseen"), (path, key)
                     if key == "hand":

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 import pytest
 from pg import PG_URL_VARIABLE, pg_admin_url, throwaway_database
-from server_players import close_all, finish_by_hosting, play_turns, reconnect, seat_pair
+from server_players import close_all, finish_by_hosting, play_turns, reconnect, seat_group, seat_pair
 from sqlalchemy import create_engine, text
 
 from shuangkou.cli import main
@@ -29,6 +29,7 @@ from shuangkou.store import EDITIONS, Store
 
 T = TypeVar("T")
 ROOM = 'edition = "points"\n[timers]\nturn_seconds = 60\nready_seconds = 60\n'
+CLASSIC = ROOM + '[rules]\nwild_jokers = "none"\nthree_joker_bomb = false\n[table]\nseats = 4\n'
 
 
 def run(coroutine: Coroutine[Any, Any, T]) -> T:
@@ -54,6 +55,7 @@ def server(tmp_path: Path, database_url: str) -> Iterator[ServerProcess]:
     rooms = tmp_path / "rooms"
     rooms.mkdir()
     (rooms / "points.toml").write_text(ROOM)
+    (rooms / "classic.toml").write_text(CLASSIC)
     process = ServerProcess(
         tmp_path / "data", database_url, extra_args=["--rooms", str(rooms), "--bot-delay", "0.01"]
     )
@@ -148,6 +150,44 @@ def test_kill_mid_game_restart_reconnect_finish(
         records = server.log_records()
         assert any(r["message"] == "server started" and r.get("restored") == 1 for r in records)
         assert not [r for r in records if r["level"] == "ERROR"]
+
+    run(scenario())
+
+
+def test_kill_mid_game_of_four_restart_all_reconnect_finish_paid_once(
+    server: ServerProcess, database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """C5.8, R9.9: a four-seat game survives kill -9; the four reconnect, finish, and the
+    game is settled once for four accounts; `shuangkou replay` agrees."""
+
+    async def scenario() -> None:
+        server.start()
+        group = await seat_group(server, "classic", ("Ann", "Bob", "Cat", "Dan"))
+        await play_turns(group, 8)
+        before = [client.table for client in group]
+        assert all(view is not None for view in before)
+        game_id = before[0]["game_id"] if before[0] else None
+        server.kill()
+        await close_all(*group)
+
+        server.start()
+        again = tuple([await reconnect(server, client) for client in group])
+        for client, old in zip(again, before, strict=True):
+            view = await client.until(lambda table: table["game_id"] == game_id)
+            assert old is not None and view["phase"] == "playing" and view["you"] == old["you"]
+            assert view["game"]["hand"] == old["game"]["hand"]
+            assert view["game"]["cards_left"] == old["game"]["cards_left"]
+        await play_turns(again, 4)
+        final = await finish_by_hosting(again)
+        assert final["game_id"] == game_id and len(final["settlement"]["deltas"]) == 4
+        await close_all(*again)
+        assert server.terminate() in (0, -15)
+
+        accounts = [client.account["id"] for client in again]
+        paid = check_ledger(database_url, str(game_id), accounts)
+        assert [paid[account] for account in accounts] == final["settlement"]["deltas"]
+        status, report = replay(database_url, str(game_id), capsys)
+        assert status == 0 and report["matches"] is True, report
 
     run(scenario())
 

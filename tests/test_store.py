@@ -289,6 +289,7 @@ def test_grant_refusals(store: Store) -> None:
 
 
 def test_settlement_is_applied_exactly_once(store: Store) -> None:
+    """R9.9: a settlement is keyed by its game id; a retry of the same game pays nothing."""
     ann = store.create_guest("Ann", {"wealth": 1000})
     bob = store.create_guest("Bob", {"wealth": 1000})
     house = store.house_id("wealth")
@@ -343,6 +344,7 @@ def test_settlement_below_the_floor_changes_nothing_and_can_be_retried(store: St
 
 
 def test_settlement_refusals_change_nothing(store: Store) -> None:
+    """R9.9: a refused settlement changes no balance and no ledger row: never half a game."""
     ann = store.create_guest("Ann", {"points": 10})
     before = _snapshot(store)
     with pytest.raises(UnknownAccountError):
@@ -360,6 +362,7 @@ def test_settlement_refusals_change_nothing(store: Store) -> None:
 
 
 def test_concurrent_duplicate_settlements_pay_once(store: Store) -> None:
+    """R9.9: the same game settled from several threads at once is paid exactly once."""
     ann = store.create_guest("Ann", {"wealth": 1000})
     bob = store.create_guest("Bob", {"wealth": 1000})
     for game in range(3):

@@ -7,8 +7,9 @@ grouped into tables::
     edition = "points"
     [rules]    four_joker_bomb, serial_bomb_two, hosting_bombs,
                wild_jokers, three_joker_bomb                          (R4.6, R6.3, R11.2, C3.1)
-    [play]     first_player, auto_pass                                (R2.1, R2.6)
-    [timers]   turn_seconds, max_timeouts, ready_seconds              (R11.3, R11.4)
+    [play]     first_player, auto_pass, bot_fill                      (R2.1, R2.6)
+    [timers]   turn_seconds, max_timeouts, ready_seconds,
+               bot_fill_seconds                                       (R11.3, R11.4)
     [results]  flat, single, double                                   (R7.1)
     [scoring]  contribution, doubling_from, count_unconnected,
                unconnected, phases                                    (R8, R9.1-R9.3)
@@ -65,6 +66,7 @@ __all__ = [
     "SHIPPED",
     "SHIPPED_NAMES",
     "TABLES",
+    "BotFill",
     "ConfigError",
     "ContributionMode",
     "DoublingFrom",
@@ -88,6 +90,7 @@ __all__ = [
 
 Edition = Literal["points", "wealth"]
 FirstPlayer = Literal["flip", "winner"]
+BotFill = Literal["offer", "auto"]
 ContributionMode = Literal["max", "sum"]
 DoublingFrom = Literal["winner", "game"]
 EscapeMode = Literal["host", "settle"]
@@ -117,8 +120,8 @@ SMALLEST_BOMB_PHASE = 4  # R4.1
 TABLES: dict[str, tuple[str, ...]] = {
     "": ("name", "edition"),
     "rules": ("four_joker_bomb", "serial_bomb_two", "hosting_bombs", "wild_jokers", "three_joker_bomb"),
-    "play": ("first_player", "auto_pass"),
-    "timers": ("turn_seconds", "max_timeouts", "ready_seconds"),
+    "play": ("first_player", "auto_pass", "bot_fill"),
+    "timers": ("turn_seconds", "max_timeouts", "ready_seconds", "bot_fill_seconds"),
     "results": ("flat", "single", "double"),
     "scoring": ("contribution", "doubling_from", "count_unconnected", "unconnected", "phases"),
     "balance": ("starting_balance", "allow_negative", "levels"),
@@ -294,10 +297,12 @@ class RoomConfig(_Frozen):
     # [play]
     first_player: FirstPlayer
     auto_pass: bool
+    bot_fill: BotFill = "offer"
     # [timers]
     turn_seconds: Seconds
     max_timeouts: Positive
     ready_seconds: Seconds
+    bot_fill_seconds: Annotated[float, Field(ge=0)] = 0.0
     # [results]
     flat: ResultBand
     single: ResultBand

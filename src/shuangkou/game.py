@@ -43,7 +43,18 @@ from .config import ConfigError, RoomConfig, config_from_dict
 from .errors import Refusal
 from .moves import hosting_move, legal_moves
 from .rules import Rules
-from .scoring import BombPlay, Settlement, TableSettlement, decided_result, partner_of, settle, settle_classic, team_of
+from .scoring import (
+    BombPlay,
+    Settlement,
+    TableSettlement,
+    classic_escape_penalty,
+    decided_result,
+    partner_of,
+    scoring_phase,
+    settle,
+    settle_classic,
+    team_of,
+)
 
 __all__ = [
     "Action",
@@ -274,6 +285,7 @@ class GameView(TypedDict):
     finish_order: list[int]
     winners: list[int]
     swap: list[int] | None
+    revealed: list[list[str]] | None
     seat: NotRequired[int]
     hand: NotRequired[list[str]]
 
@@ -528,6 +540,12 @@ class Game:
             escaper_played=escaper is not None and self.has_played(escaper),
         )
 
+    def settlement(self, balances: Sequence[int]) -> Settlement | TableSettlement:
+        """The settlement of the finished game, of either kind: :meth:`settle` with two
+        seats, :meth:`settle_table` with four. Both have ``deltas``, ``house``,
+        ``balances_after`` and ``to_dict()``."""
+        return self.settle(balances) if self.seats == 2 else self.settle_table(balances)
+
     def settle_table(self, balances: Sequence[int]) -> TableSettlement:
         """The settlement of the finished four-seat game for the four balances before it
         (C4–C6): by the finishing order, or the escape that ended it."""
@@ -542,6 +560,16 @@ class Game:
             balances=balances,
             escaper=self.escaped,
         )
+
+    def escape_penalty(self, balances: Sequence[int]) -> int:
+        """What leaving now would cost a seat, for the seats' balances before the game: X
+        times the escape multiplier (R10.3) with two seats; with four the penalty of C6.1
+        or, when the game would end at once, C6.2's (b of the highest phase reached so far)."""
+        if self.seats == 2:
+            return self.settings.escape_penalty(*balances)
+        x = self.settings.match_points_for(*balances)
+        phases = [scoring_phase(self.bombs(seat), self.settings) for seat in range(self.seats)]
+        return classic_escape_penalty(self.settings, x, phases)
 
     def has_played(self, seat: int) -> bool:
         """Whether the seat has played a card in this game (R10.3)."""
@@ -781,23 +809,27 @@ class Game:
             self.finished = True
             self.ended_by_escape = True
             self.winner = 1 - seat if self.seats == 2 else None
-            self.events.append(Event("end", self.winner, "escape", count=len(self.hands[seat])))
+            self.events.append(Event("end", self.winner, "escape", count=self._cards_left_at_end(seat)))
         elif not self.hosting[seat]:  # R10.1: hosting plays the seat to the end
             self.hosting[seat] = True
             self.events.append(Event("hosting", seat, "escape", on=True))
 
     def _finish(self, winner: int) -> None:
-        """The game is over, ``winner`` first out; the end event counts the cards the loser
-        holds with two seats, and those still held by all with four."""
+        """The game is over, ``winner`` first out."""
         self.finished = True
         self.winner = winner
-        left = len(self.hands[1 - winner]) if self.seats == 2 else sum(len(hand) for hand in self.hands)
-        self.events.append(Event("end", winner, count=left))
+        self.events.append(Event("end", winner, count=self._cards_left_at_end(1 - winner)))
+
+    def _cards_left_at_end(self, loser: int) -> int:
+        """What the end event counts: the cards ``loser`` holds with two seats (R7.1), the
+        cards all seats still hold with four."""
+        return len(self.hands[loser]) if self.seats == 2 else sum(len(hand) for hand in self.hands)
 
     # -- views and records ------------------------------------------------------
 
     def view(self, seat: int | None = None) -> GameView:
-        """What ``seat`` may see (its own hand, never the other's); None for spectators.
+        """What ``seat`` may see (its own hand, never another's until the game is over:
+        then ``revealed`` shows every hand still held, C5.8); None for spectators.
         The plays in it are shared between views: read them, don't change them."""
         plays = self._play_views
         while len(plays) < len(self.plays):  # each play's dictionary is made once
@@ -821,6 +853,8 @@ class Game:
             "finish_order": list(self.finish_order),
             "winners": list(self.winners),
             "swap": list(self.swap) if self.swap is not None else None,
+            # 亮牌: once the game is over every hand still held is shown to all (C5.8)
+            "revealed": [[str(card) for card in hand] for hand in self.hands] if self.finished else None,
         }
         if seat is not None:
             data["seat"] = seat

@@ -61,6 +61,8 @@ __all__ = [
     "SettlementView",
     "TableResultLevel",
     "TableSettlement",
+    "TableSettlementView",
+    "classic_escape_penalty",
     "connected_pair_phase",
     "decided_result",
     "partner_of",
@@ -137,6 +139,41 @@ class SettlementView(TypedDict):
     capped: bool
     table_fees: list[int]
     win_fee: int
+    house: int
+    deltas: list[int]
+    balances_before: list[int]
+    balances_after: list[int]
+
+
+class TableSettlementView(TypedDict):
+    """JSON form of a four-seat settlement, the whole breakdown of C5.8
+    (:class:`TableSettlement`): one entry per seat in every list."""
+
+    result: str
+    finish_order: list[int]
+    winners: list[int]
+    escaper: int | None
+    match_points: int
+    levels: list[int]
+    a: int
+    b: int
+    doubling_phase: int
+    phases: list[PhaseView]
+    team_phases: list[int]
+    contribution_multipliers: list[int]
+    contributions: list[int]
+    result_points: int
+    transfers: list[int]
+    penalty: int
+    escape_payments: list[int]
+    nets: list[int]
+    house_claim: int
+    table_fees: list[int]
+    dues: list[int]
+    paid: list[int]
+    received: list[int]
+    capped: bool
+    win_fees: list[int]
     house: int
     deltas: list[int]
     balances_before: list[int]
@@ -792,7 +829,7 @@ class TableSettlement:
         """True when some seat paid less than it owed (C5.7)."""
         return self.paid != self.dues
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> TableSettlementView:
         """JSON form of the whole breakdown (C5.8)."""
         return {
             "result": self.result,
@@ -825,6 +862,16 @@ class TableSettlement:
             "balances_before": list(self.balances_before),
             "balances_after": list(self.balances_after),
         }
+
+
+def classic_escape_penalty(config: RoomConfig, match_points: int, phases: Sequence[PhaseScore]) -> int:
+    """C6: what a four-seat escaper pays at match points X: P = ``escape_double_wins`` × X ×
+    a(double) when hosting plays the seat on (C6.1); with ``escape_mode = "settle"`` D = P ×
+    b, b of the highest scoring phase any seat has reached (C6.2)."""
+    penalty = config.escape_double_wins * match_points * config.double_win
+    if config.escape_mode == "settle":
+        penalty *= config.doubling_for(max(phase.phase for phase in phases))
+    return penalty
 
 
 def _escape_payments(escaper: int, penalty: int, share: Fraction) -> tuple[Amount, ...]:
@@ -885,7 +932,7 @@ def settle_classic(
         doubling_phase = max(phase.phase for phase in phases)
         b = config.doubling_for(doubling_phase)
         result_points = 0
-        penalty = config.escape_double_wins * x * a * b
+        penalty = classic_escape_penalty(config, x, phases)
         share = _exact(config.escape_share)
         escape, house_claim = _escape_payments(escaper, penalty, share), (1 - share) * penalty
     else:
@@ -902,7 +949,7 @@ def settle_classic(
         result_points = x * a * b
         penalty = 0
         if escaper is not None:  # C6.1
-            penalty = config.escape_double_wins * x * config.double_win
+            penalty = classic_escape_penalty(config, x, phases)
             escape = _escape_payments(escaper, penalty, Fraction(1))
     c = tuple(0 if ends_now and seat == escaper else _contribution(phases[seat], config) for seat in range(TABLE_SEATS))
     contributions = tuple(x * multiplier for multiplier in c)

@@ -24,6 +24,7 @@ from .record import TableRecord
 __all__ = [
     "Asked",
     "Disconnect",
+    "FillWaitOver",
     "Inbox",
     "Item",
     "ReadyExpired",
@@ -135,13 +136,20 @@ class ReadyExpired:
 
 
 @dataclass(frozen=True, slots=True)
+class FillWaitOver:
+    """Players have waited ``bot_fill_seconds`` at a quick-match table; ``token`` names the wait."""
+
+    token: int
+
+
+@dataclass(frozen=True, slots=True)
 class Stop:
     """Stop the table (server shutdown)."""
 
 
 Asked = Sit | Reconnect | Rejoin | Restore
 """The requests that want an answer."""
-Told = Watch | Unwatch | Disconnect | Received | TimerFired | ReadyExpired
+Told = Watch | Unwatch | Disconnect | Received | TimerFired | ReadyExpired | FillWaitOver
 """The items nobody waits for, but :class:`Stop`."""
 Item = Asked | Told | Stop
 

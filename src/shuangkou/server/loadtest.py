@@ -1,6 +1,7 @@
 """A load test of the game server: many bot players over real WebSockets on this machine.
 
-Each table is two bot clients matched by quick match (human against human). A bot acts
+Each table is one bot client per seat (two, or four in a four-seat room such as
+``--room classic``) matched by quick match (humans against humans). A bot acts
 like a player: when it is its turn it waits a think time, takes the legal moves the server
 pushed after the state in a ``hint`` (as the browser does; from a server that does not push
 them it asks for one), plays one of the weakest moves (or passes) against the current state
@@ -460,7 +461,11 @@ def _raise_file_limit() -> None:
 
 async def _drive(settings: LoadSettings, base_url: str, server_pid: int | None) -> LoadReport:
     run = _Run(settings, base_url)
-    bots = [_Bot(run, i) for i in range(2 * settings.tables)]
+    rooms = json.loads(await run.request("GET", "/api/rooms"))["rooms"]
+    seats = next((room.get("seats", 2) for room in rooms if room["name"] == settings.room), None)
+    if seats is None:
+        raise RuntimeError(f"the server has no room {settings.room!r}")
+    bots = [_Bot(run, i) for i in range(seats * settings.tables)]  # one connection per seat
     started = time.perf_counter()
     gate = asyncio.Semaphore(settings.connect_concurrency)
     setup_errors: Counter[str] = Counter()
@@ -636,7 +641,10 @@ def comparison_text(outcome: dict[str, Any]) -> str:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The load test's options."""
-    parser.add_argument("--tables", type=int, default=100, help="concurrent tables, two connections each")
+    parser.add_argument(
+        "--tables", type=int, default=100,
+        help="concurrent tables, one connection per seat (two, or four in a four-seat room)",
+    )
     parser.add_argument("--duration", type=float, default=30.0, help="seconds measured (default 30)")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds played before measuring (default 5)")
     parser.add_argument("--think", type=float, default=1.0,

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..bots import GreedyBot
-from ..config import ConfigError, load_config
+from ..config import EDITIONS, ConfigError, load_config
 from ..store import Account, Store
 from .connection import Connection
 from .inbox import Rejoin, Restore, Sit
@@ -26,7 +26,7 @@ from .views import RoomSummary
 __all__ = ["SHIPPED_ROOMS", "Lobby", "LobbyError"]
 
 log = logging.getLogger("shuangkou.lobby")
-SHIPPED_ROOMS = ("points", "wealth")
+SHIPPED_ROOMS = ("points", "wealth", "classic", "qianbian")
 
 
 @functools.cache
@@ -64,6 +64,7 @@ class Lobby:
             on_seated=self._on_seated,
             on_unseated=self._on_unseated,
             on_empty=self._on_empty,
+            fill_with_bots=self._fill_waiting_table,
         )
         self.reload_rooms()
 
@@ -84,9 +85,6 @@ class Lobby:
                 config = load_config(source)
             except (ConfigError, OSError) as problem:
                 errors[name] = str(problem)
-                continue
-            if config.seats != 2:  # the game engine seats two players
-                errors[name] = f"{source}: table.seats: expected 2 (this server seats two), found {config.seats}"
                 continue
             room = self.rooms.get(name)
             if room is None:
@@ -116,16 +114,20 @@ class Lobby:
     def summary(self) -> list[RoomSummary]:
         """The rooms as the lobby shows them, with players seated."""
         players: dict[str, int] = {}
+        free: dict[str, int] = {}
         for table in self.tables.values():
-            players[table.room.name] = players.get(table.room.name, 0) + len(table.accounts())
-        return [room.summary(players.get(name, 0)) for name, room in self.rooms.items()]
+            name = table.room.name
+            players[name] = players.get(name, 0) + len(table.accounts())
+            if table.waiting_for_players():
+                free[name] = free.get(name, 0) + table.free_seats
+        return [room.summary(players.get(name, 0), free.get(name, 0)) for name, room in self.rooms.items()]
 
     def starting_balances(self) -> dict[str, int]:
         """Balances of a new guest: each edition's starting balance (the first room of it)."""
         balances: dict[str, int] = {}
         for room in self.rooms.values():
             balances.setdefault(room.config.edition, room.config.starting_balance)
-        for edition in SHIPPED_ROOMS:
+        for edition in EDITIONS:  # each edition's shipped room is named after it
             balances.setdefault(edition, _shipped_starting_balance(edition))
         return balances
 
@@ -160,16 +162,16 @@ class Lobby:
             if opponent == "bot":
                 table = self._new_table(room)
                 await self._sit(table, account, connection)
-                bot = await self.run_db(lambda: self.store.create_guest("Bot", self.starting_balances()))
-                await table.ask(Sit(bot, None, GreedyBot()))
+                await self._fill_with_bots(table)
                 return table
             if opponent == "invite":
                 table = self._new_table(room)
                 table.private = True
                 return await self._sit(table, account, connection)
-            waiting = next(
-                (t for t in self.tables.values() if t.room is room and t.free_seats == 1 and t.invite_open()),
-                None,
+            waiting = min(  # quick match: the table closest to full (two seats: the one waiting player)
+                (t for t in self.tables.values() if t.room is room and t.waiting_for_players()),
+                key=lambda t: t.free_seats,
+                default=None,
             )
             if waiting is not None:
                 try:
@@ -177,6 +179,28 @@ class Lobby:
                 except LobbyError:  # its player left (and the table closed) meanwhile
                     pass
             return await self._sit(self._new_table(room), account, connection)
+
+    async def fill_with_bots(self, account: Account) -> Table:
+        """Seat bots in every free seat of the account's table, between games."""
+        async with self.lock:
+            table = self.seated.get(account.id)
+            if table is None:
+                raise LobbyError("not_seated", "join a table first")
+            if table.playing:
+                raise LobbyError("in_game", "a game is in progress")
+            await self._fill_with_bots(table)
+            return table
+
+    async def _fill_waiting_table(self, table: Table) -> None:
+        """``bot_fill = "auto"``: bots in the free seats of a table whose players waited long enough."""
+        async with self.lock:
+            if table.waiting_for_players() and not table.playing:
+                await self._fill_with_bots(table)
+
+    async def _fill_with_bots(self, table: Table) -> None:
+        for _ in range(table.free_seats):
+            bot = await self.run_db(lambda: self.store.create_guest("Bot", self.starting_balances()))
+            await table.ask(Sit(bot, None, GreedyBot()))
 
     async def _check_entry(self, account: Account, room: Room) -> None:
         """A player below the room's first level may not sit down in a wealth room (R9.4)."""

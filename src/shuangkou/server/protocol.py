@@ -103,6 +103,12 @@ class LeaveMessage(_Message):
     type: Literal["leave"]
 
 
+class BotsMessage(_Message):
+    """Seat bots in the free seats of your table, between games."""
+
+    type: Literal["bots"]
+
+
 class PingMessage(_Message):
     """Keep-alive; answered by ``pong``."""
 
@@ -118,11 +124,12 @@ ClientMessage = Annotated[
     | HintMessage
     | HostingMessage
     | LeaveMessage
+    | BotsMessage
     | PingMessage,
     Field(discriminator="type"),
 ]
 _CLIENT = TypeAdapter(ClientMessage)
-_TYPES = ("join", "watch", "ready", "play", "pass", "hint", "hosting", "leave", "ping")
+_TYPES = ("join", "watch", "ready", "play", "pass", "hint", "hosting", "leave", "bots", "ping")
 
 
 def parse_client_message(text: str | bytes) -> ClientMessage:

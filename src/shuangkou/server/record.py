@@ -37,7 +37,7 @@ class TableRecord:
     and the core's game record (configuration, hands, leader, flip card, seed, actions, events)."""
 
     table: str
-    seats: tuple[SeatRecord | None, SeatRecord | None]
+    seats: tuple[SeatRecord | None, ...]  # one per seat of the room
     private: bool
     game: GameRecord
 
@@ -50,11 +50,11 @@ class TableRecord:
     def from_dict(cls, data: dict[str, Any], config: RoomConfig | None = None) -> TableRecord:
         """Read :meth:`to_dict` (the game under ``config`` when given, else the record's own);
         raises :class:`GameError` (``bad_record``) naming the problem."""
-        seats = data.get("seats")
-        if not isinstance(seats, list) or len(seats) != 2:
-            raise GameError("bad_record", "the record does not name both seats")
         game = GameRecord.from_dict(data, config)
-        return cls(str(data.get("table", "")), (_seat(seats[0]), _seat(seats[1])), data.get("private") is True, game)
+        seats = data.get("seats")
+        if not isinstance(seats, list) or len(seats) != game.config.seats:
+            raise GameError("bad_record", f"the record does not name all {game.config.seats} seats")
+        return cls(str(data.get("table", "")), tuple(_seat(seat) for seat in seats), data.get("private") is True, game)
 
 
 def _seat(data: object) -> SeatRecord | None:

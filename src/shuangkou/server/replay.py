@@ -86,18 +86,17 @@ def _settle(
 ) -> dict[str, Any] | None:
     """Settle the replayed game and compare with the stored settlement and the ledger."""
     saved = json.loads(settlement_json) if settlement_json else None
-    seats = record.seats
-    if seats[0] is None or seats[1] is None:
-        problems.append("the record does not name both seats")
+    accounts = [seat.account for seat in record.seats if seat is not None]
+    if len(accounts) != len(record.seats):
+        problems.append("the record does not name every seat")
         return None
-    accounts = [seats[0].account, seats[1].account]
     if isinstance(saved, dict) and isinstance(saved.get("balances_before"), list):
         balances = [int(b) for b in saved["balances_before"]]
     else:
         before = balances_before(ledger)
         balances = [before.get(account, 0) for account in accounts]
     try:
-        computed = game.settle(balances)
+        computed = game.settlement(balances)
     except (GameError, ValueError) as problem:
         problems.append(f"the replayed game does not settle: {problem}")
         return None
@@ -107,7 +106,7 @@ def _settle(
     elif saved != settlement:
         differing = sorted(key for key in settlement.keys() | saved.keys() if settlement.get(key) != saved.get(key))
         problems.append(f"the stored settlement differs from the replayed one in {', '.join(differing)}")
-    expected = {accounts[seat]: computed.deltas[seat] for seat in (0, 1)}
+    expected = {account: delta for account, delta in zip(accounts, computed.deltas, strict=True)}
     if computed.house:
         expected[store.house_id(game.settings.edition)] = computed.house
     paid: dict[int, int] = {}

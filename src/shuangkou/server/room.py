@@ -32,17 +32,20 @@ class Room:
     source: str
     open: bool = True
 
-    def summary(self, players: int) -> RoomSummary:
-        """What the lobby shows of the room."""
+    def summary(self, players: int, free_seats: int) -> RoomSummary:
+        """What the lobby shows of the room: ``players`` seated, ``free_seats`` at tables where
+        players wait for quick match."""
         config = self.config
         levels = config.levels
         return {
             "name": self.name,
             "title": config.name,
             "edition": config.edition,
+            "seats": config.seats,
             "stakes": [levels[0].match_points, levels[-1].match_points],
             "entry": config.entry_balance,
             "turn_seconds": config.turn_seconds,
             "players": players,
+            "free_seats": free_seats,
             "open": self.open,
         }

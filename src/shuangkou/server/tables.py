@@ -15,7 +15,7 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, TypeVar, assert_never
@@ -25,7 +25,7 @@ import orjson
 from ..bots import Bot, GreedyBot, bot_action
 from ..errors import ErrorCode
 from ..game import Action, Escape, Event, Game, GameError, HostedTurn, Hosting, Pass, Play, Timeout, action_to_dict
-from ..scoring import SettlementView
+from ..scoring import SettlementView, TableSettlementView
 from ..store import Account, Store
 from . import protocol as p
 from .clock import Countdown, Turn, TurnClock
@@ -33,6 +33,7 @@ from .connection import Connection
 from .inbox import (
     Asked,
     Disconnect,
+    FillWaitOver,
     Inbox,
     ReadyExpired,
     Received,
@@ -63,6 +64,10 @@ log = logging.getLogger("shuangkou.table")
 Answer = TypeVar("Answer")
 
 
+async def _no_bots(table: Table) -> None:
+    """Without a lobby, nobody seats bots."""
+
+
 @dataclass
 class Services:
     """What tables share: the store, its executor, the action journal, timing settings,
@@ -75,6 +80,7 @@ class Services:
     on_seated: Callable[[int, Table], None] = lambda account, table: None
     on_unseated: Callable[[int, Table], None] = lambda account, table: None
     on_empty: Callable[[Table], None] = lambda table: None
+    fill_with_bots: Callable[[Table], Coroutine[Any, Any, None]] = _no_bots
     seed: int | None = None  # tests and demos only: the n-th game (from 0) is dealt with seed + n
     deals: int = 0
     pusher: MovesPusher = field(default_factory=MovesPusher)
@@ -93,7 +99,7 @@ class TableGame:
 
     game: Game
     game_id: str
-    settlement: SettlementView | None = None
+    settlement: SettlementView | TableSettlementView | None = None
 
 
 TurnKey = tuple[int, int, bool]
@@ -107,7 +113,7 @@ class Table:
     room: Room
     services: Services
     private: bool = False  # an invite table: seated only by its id, never by quick match
-    seats: list[Seat | None] = field(default_factory=lambda: [None, None])
+    seats: list[Seat | None] = field(default_factory=list)  # one per seat of the room
     spectators: set[Connection] = field(default_factory=set)
     current: TableGame | None = None
     winner_account: int | None = None  # who leads the next game when first_player = "winner" (R2.1, C1.3)
@@ -119,13 +125,25 @@ class Table:
     task: asyncio.Task[None] | None = None
     moves: TurnMoves = field(default_factory=TurnMoves)
     clock: TurnClock = field(init=False)
+    fill_clock: Countdown[int] = field(init=False)  # how long players wait for others (bot_fill_seconds)
+    _fill_waits: int = 0
+    _background: set[asyncio.Task[None]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.clock = TurnClock(lambda turn: self.inbox.post(TimerFired(turn)), self._turn_is_current)
+        self.seats = self.seats or [None] * self.room.config.seats
+        self.fill_clock = Countdown(
+            lambda token: self.inbox.post(FillWaitOver(token)),
+            lambda token: token == self._fill_waits and self.waiting_for_players() and not self.playing,
+        )
 
     def invite_open(self) -> bool:
         """Whether quick match may seat a stranger here."""
         return not self.private and self.room.open and not self.stopping
+
+    def waiting_for_players(self) -> bool:
+        """Whether quick match seats the next player here: someone waits and a seat is free."""
+        return self.invite_open() and 0 < self.free_seats < len(self.seats)
 
     # -- outside interface (safe to call from any coroutine) ---------------------
 
@@ -206,6 +224,7 @@ class Table:
                     break
         finally:
             self.clock.stop()
+            self.fill_clock.stop()
             for seat in self.seats:
                 if seat is not None:
                     seat.ready_clock.stop()
@@ -238,6 +257,8 @@ class Table:
                 await self._message(connection, message)
             case TimerFired(turn=turn):
                 await self._turn_timer(turn)
+            case FillWaitOver(token=token):
+                self._fill_wait_over(token)
             case ReadyExpired(seat=index, token=token):
                 self._ready_expired(index, token)
             case _:
@@ -257,6 +278,7 @@ class Table:
         await self._refresh_balance(index)
         self._log("seated", account=account.id, seat=index, bot=bot is not None)
         self._arm_ready(index)
+        self._arm_fill_wait()
         self._changed([])
         return index
 
@@ -323,6 +345,34 @@ class Table:
             for other in range(len(self.seats)):  # a bot never waits alone: the table closes
                 self._free(other)
 
+    def _arm_fill_wait(self) -> None:
+        """Time the wait of the players at a quick-match table for others, once per wait."""
+        seconds = self.room.config.bot_fill_seconds
+        if seconds > 0 and self.waiting_for_players() and not self.fill_clock.pending:
+            self._fill_waits += 1
+            self.fill_clock.start(self._fill_waits, seconds)
+
+    def _fill_wait_over(self, token: int) -> None:
+        """The players have waited ``bot_fill_seconds``: bots sit down in the free seats
+        (``bot_fill = "auto"``), or each player is offered them (a ``bots_offered`` notice;
+        the ``bots`` message accepts)."""
+        if token != self._fill_waits or not self.waiting_for_players() or self.playing:
+            return
+        if self.room.config.bot_fill == "auto":
+            task = asyncio.get_running_loop().create_task(self.services.fill_with_bots(self))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+            return
+        free = self.free_seats
+        for connection in self._connections():
+            if connection not in self.spectators:
+                connection.send({
+                    "type": "notice",
+                    "code": "bots_offered",
+                    "message": f"Nobody has come for {free} seat{'s' if free > 1 else ''}: play with bots?",
+                    "count": free,
+                })
+
     # -- client messages ------------------------------------------------------------
 
     async def _message(self, connection: Connection, message: p.ClientMessage) -> None:
@@ -383,8 +433,7 @@ class Table:
             return
         seat.ready = True
         seat.ready_clock.stop()
-        others = [s for s in self.seats if s is not None]
-        if len(others) == 2 and all(s.ready for s in others):
+        if all(s is not None and s.ready for s in self.seats):
             await self._start_game()
         else:
             self._changed([])
@@ -396,14 +445,24 @@ class Table:
         seat = self.seats[index]
         assert seat is not None
         connection, seat.connection = seat.connection, None
-        escape = self.playing
-        if escape:
-            await self._apply(Escape(index))  # R10
-        hosted = self.playing  # "host" mode: hosting plays the seat to the end (R10.1)
+        current = self.current
+        game = current.game if current is not None and self.playing else None
+        escape = game is not None and bool(game.hands[index])  # C6: a player who is out does not escape
+        if game is not None and escape and game.escaped is not None:
+            # One escape per game is charged (C6); a second player leaving is hosted as if disconnected.
+            escape = False
+            if not game.hosting[index]:
+                await self._apply(Hosting(index, True, "disconnect"))
+        elif escape:
+            await self._apply(Escape(index))  # R10, C6
+        stays = self.playing  # the seat stays in the game to its settlement
+        hosted = stays and bool(self.current and self.current.game.hands[index])  # played by hosting (R10.1)
         if connection is not None:
             connection.send({"type": "left", "table": self.id, "escape": escape, "hosted": hosted})
-        if hosted:
+        if stays:
             seat.left = True
+            if not hosted:
+                self._changed([])
             return
         self._free(index)
         self._changed([])
@@ -415,6 +474,10 @@ class Table:
         # R2.1: the winner of the last game leads, if still seated here; else the flip card decides.
         winner = self._seat_index(self.winner_account) if self.winner_account is not None else None
         game = Game.deal(config, self.services.next_seed(), winner)  # secure shuffle (R1.4)
+        if game.swap is not None:  # C1.4: the two players change places, each with the hand dealt
+            first, second = game.swap
+            self.seats[first], self.seats[second] = self.seats[second], self.seats[first]
+            self._log("seats swapped", seats=list(game.swap))
         game_id = uuid.uuid4().hex
         self.current = TableGame(game, game_id)
         record = json.dumps(self._record(game).to_dict())
@@ -427,8 +490,7 @@ class Table:
     def _record(self, game: Game) -> TableRecord:
         seats = tuple(None if s is None else SeatRecord(s.account.id, s.account.name, s.bot is not None)
                       for s in self.seats)
-        assert len(seats) == 2
-        return TableRecord(self.id, (seats[0], seats[1]), self.private, game.to_record())
+        return TableRecord(self.id, seats, self.private, game.to_record())
 
     async def _apply(self, action: Action, connection: Connection | None = None) -> bool:
         current = self.current
@@ -481,13 +543,14 @@ class Table:
         game, game_id, config = current.game, current.game_id, current.game.settings
         store = self.services.store
         accounts = [seat.account.id if seat else 0 for seat in self.seats]
-        balances = [await self._refresh_balance(i) for i in (0, 1)]
+        seats = range(len(self.seats))
+        balances = [await self._refresh_balance(i) for i in seats]
         paid = await self.services.run_db(lambda: store.ledger(game_id=game_id))
         if paid:  # paid before a crash: settle on the balances the payment was computed from
             before = balances_before(paid)
             balances = [before.get(account, balance) for account, balance in zip(accounts, balances, strict=True)]
-        settlement = game.settle([b or 0 for b in balances])
-        deltas = {accounts[i]: settlement.deltas[i] for i in (0, 1)}
+        settlement = game.settlement([b or 0 for b in balances])  # R9, C5
+        deltas = {accounts[i]: settlement.deltas[i] for i in seats}
         record = json.dumps(self._record(game).to_dict())
         summary = json.dumps(settlement.to_dict())
 
@@ -499,7 +562,7 @@ class Table:
                 settlement.house,
                 config.allow_negative,
                 f"game {game_id}",
-                seats={accounts[i]: i for i in (0, 1)},
+                seats={accounts[i]: i for i in seats},
             )
             store.finish_game(game_id, record, summary)
 
@@ -508,7 +571,7 @@ class Table:
         self.current = replace(current, settlement=settlement.to_dict())
         self.winner_account = accounts[game.leads_next] if game.leads_next is not None else None
         self._log("game settled", result=game.result, deltas=list(settlement.deltas), house=settlement.house)
-        for index in (0, 1):
+        for index in seats:
             await self._refresh_balance(index)
             seat = self.seats[index]
             if seat is not None:

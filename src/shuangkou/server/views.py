@@ -16,7 +16,7 @@ from typing_extensions import TypedDict  # pydantic needs it for schemas on Pyth
 
 from ..combos import ComboView, Kind
 from ..game import Game, GameView
-from ..scoring import SettlementView
+from ..scoring import SettlementView, TableSettlementView
 from .render import moves_json
 
 if TYPE_CHECKING:
@@ -81,7 +81,7 @@ class TableView(TypedDict):
     turn_deadline: int | None
     escape_penalty: int | None
     escape_mode: str
-    settlement: SettlementView | None
+    settlement: SettlementView | TableSettlementView | None
 
 
 class AccountView(TypedDict):
@@ -98,10 +98,12 @@ class RoomSummary(TypedDict):
     name: str
     title: str
     edition: str
+    seats: int
     stakes: list[int]
     entry: int | None
     turn_seconds: float
     players: int
+    free_seats: int
     open: bool
 
 
@@ -153,7 +155,7 @@ def table_view(table: Table, you: int | None) -> TableView:
             "ready_deadline": _millis(seat.ready_clock.deadline),
         })
     balances = [seat.balance for seat in table.seats if seat is not None and seat.balance is not None]
-    penalty = config.escape_penalty(balances[0], balances[1]) if len(balances) == 2 else None
+    penalty = game.escape_penalty(balances) if playing and game is not None and len(balances) == game.seats else None
     return {
         "id": table.id,
         "room": table.room.name,

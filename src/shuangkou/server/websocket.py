@@ -66,6 +66,11 @@ class ClientSession:
                 await lobby.join(self.account, self.connection, message.room, message.table, message.opponent)
             except LobbyError as problem:
                 await self.refuse(problem.code, problem.message)
+        elif isinstance(message, p.BotsMessage):
+            try:
+                await lobby.fill_with_bots(self.account)
+            except LobbyError as problem:
+                await self.refuse(problem.code, problem.message)
         elif isinstance(message, p.WatchMessage):
             watched = lobby.tables.get(message.table)
             if watched is None:
