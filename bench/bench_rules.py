@@ -5,7 +5,8 @@ this process).
 
 Prints each figure beside its target and, for the move generator, its speed against the
 exhaustive reference on small hands measured in the same run (machines here are noisy,
-so ratios are the figures to compare between runs).
+so ratios are the figures to compare between runs). Whole games are played with two
+seats (the points room) and with four (the classic room, RULES-CLASSIC).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from shuangkou import DECK, classify, counts_of, hosting_move, legal_moves
 from shuangkou.bots import HostingBot, RandomBot
 from shuangkou.cards import Counts
 from shuangkou.combos import Combo
-from shuangkou.config import load_config
+from shuangkou.config import RoomConfig, load_config
 from shuangkou.game import Game
 from shuangkou.simulate import play_game
 
@@ -60,6 +61,40 @@ def per_call(label: str, calls: list[Callable[[], object]], target_us: float | N
     target = f"(target < {target_us:,.0f} µs)" if target_us else ""
     print(f"{label:<52} {median:>10,.1f} µs  p90 {statistics.quantiles(times, n=10)[-1]:>9,.1f} µs {target}")
     return median
+
+
+def whole_games(config: RoomConfig, games: int, targets: bool) -> None:
+    """Complete games under ``config`` (two or four seats): every seat on the hosting
+    choice, every seat uniformly random, and those random games replayed action by action;
+    ``targets`` prints the targets, which are set for two seats."""
+    seats = range(config.seats)
+    label = f", {config.seats} seats"
+    start = time.process_time()
+    for seed in range(games):
+        play_game(config, [HostingBot() for _ in seats], seed)
+    games_per_second = games / (time.process_time() - start)
+    target = " (target ≥ 300)" if targets else ""
+    print(f"\n{'hosting vs hosting, complete games' + label:<52} {games_per_second:>10,.0f} games/s{target}")
+
+    turns = 0
+    start = time.process_time()
+    random_games = []
+    for seed in range(games):
+        game = play_game(config, [RandomBot(seed + seat) for seat in seats], seed)
+        turns += len(game.actions)
+        random_games.append(game)
+    turns_per_second = turns / (time.process_time() - start)
+    target = " (target ≥ 3,000)" if targets else ""
+    print(f"{'uniform random among all legal moves' + label:<52} {turns_per_second:>10,.0f} turns/s{target}")
+
+    applying = 0.0
+    for played in random_games:  # the actions again on a fresh deal: the cost of Game.apply alone
+        game = Game.deal(config, played.seed)
+        start = time.process_time()
+        for action in played.actions:
+            game.apply(action)
+        applying += time.process_time() - start
+    print(f"{'apply one action (replaying those games)':<52} {applying / turns * 1e6:>10,.1f} µs")
 
 
 def main() -> None:
@@ -108,31 +143,8 @@ def main() -> None:
     print(f"{'lead moves, 9 cards: generator vs exhaustive reference':<52} {fast:>10,.1f} µs  "
           f"vs {slow:,.0f} µs  ({slow / fast:,.0f}× faster)")
 
-    config = load_config("points")
-    start = time.process_time()
-    for seed in range(args.games):
-        play_game(config, [HostingBot(), HostingBot()], seed)
-    games_per_second = args.games / (time.process_time() - start)
-    print(f"\n{'hosting vs hosting, complete games':<52} {games_per_second:>10,.0f} games/s (target ≥ 300)")
-
-    turns = 0
-    start = time.process_time()
-    random_games = []
-    for seed in range(args.games):
-        game = play_game(config, [RandomBot(seed), RandomBot(seed + 1)], seed)
-        turns += len(game.actions)
-        random_games.append(game)
-    turns_per_second = turns / (time.process_time() - start)
-    print(f"{'uniform random among all legal moves':<52} {turns_per_second:>10,.0f} turns/s (target ≥ 3,000)")
-
-    applying = 0.0
-    for played in random_games:  # the actions again on a fresh deal: the cost of Game.apply alone
-        game = Game.deal(config, played.seed)
-        start = time.process_time()
-        for action in played.actions:
-            game.apply(action)
-        applying += time.process_time() - start
-    print(f"{'apply one action (replaying those games)':<52} {applying / turns * 1e6:>10,.1f} µs")
+    for room, targets in (("points", True), ("classic", False)):
+        whole_games(load_config(room), args.games, targets)
     print(f"\nlead moves with two jokers: {lead_two / 2000:.2f} of the 2 ms budget")
 
 

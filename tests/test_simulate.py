@@ -1,5 +1,6 @@
 """Simulations between bots: determinism, seat swapping, the report's figures, the
-command line, replays, and a regression guard on the greedy bot (docs/simulation.md)."""
+command line, replays, and a regression guard on the greedy bot (docs/simulation.md);
+two seats (RULES) and four, one team per bot (RULES-CLASSIC)."""
 
 from __future__ import annotations
 
@@ -17,10 +18,11 @@ from shuangkou.bots import make_bot
 from shuangkou.cli import main
 from shuangkou.config import load_config
 from shuangkou.game import Game
-from shuangkou.simulate import Report, play_game, simulate, wilson_interval
+from shuangkou.simulate import Report, bot_of_seat, play_game, simulate, wilson_interval
 
 POINTS = load_config("points")
 WEALTH = load_config("wealth")
+CLASSIC = load_config("classic")
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
@@ -153,6 +155,84 @@ def test_greedy_beats_hosting_clearly() -> None:
 
 
 # ---------------------------------------------------------------------------
+# Four seats: one team per bot (RULES-CLASSIC)
+
+
+def test_C1_1_four_seat_games_are_played_to_the_end_with_the_teams_rotated() -> None:
+    games = 24
+    report = simulate(CLASSIC, ("greedy", "hosting"), games, seed=3)
+    assert len(report.games) == games
+    on_even_seats = 0
+    for offset, summary in enumerate(report.games):
+        seed = 3 + offset
+        bot_at = [bot_of_seat(seat, seed) for seat in range(4)]
+        assert bot_at[0] == bot_at[2] != bot_at[1] == bot_at[3]  # a bot holds both seats of a team
+        on_even_seats += bot_at[0] == 0
+        bots = [make_bot(("greedy", "hosting")[bot_at[seat]], seed + seat) for seat in range(4)]
+        game = play_game(CLASSIC, bots, seed)
+        assert game.finished and game.result in ("double", "single", "draw")  # C3.2
+        settlement = game.settle_table((1000,) * 4)
+        assert summary.result == game.result and summary.winner == bot_at[game.finish_order[0]]  # C5.2
+        assert summary.deltas == tuple(
+            sum(settlement.deltas[seat] for seat in range(4) if bot_at[seat] == bot) for bot in (0, 1)
+        )
+        assert summary.phases == tuple(settlement.team_phases[bot_at.index(bot) % 2] for bot in (0, 1))  # C4.2
+    assert on_even_seats == games // 2  # each bot plays seats 0+2 and 1+3 equally often
+    stats = report.bot_stats()
+    assert stats[0].wins + stats[1].wins == games
+
+
+def test_C5_four_seat_report_figures_are_consistent() -> None:
+    games = 60
+    report = simulate(CLASSIC, ("greedy", "random"), games, seed=1)
+    data = report.to_dict()
+    assert data["config"] == "Classic room" and data["games"] == games
+    bots = data["bots"]
+    assert isinstance(bots, list) and [list(bot) for bot in bots] == [[
+        "bot", "wins", "win_rate", "win_rate_95", "mean_delta", "stdev_delta", "scoring_phases", "wins_by_result",
+    ]] * 2
+    results = data["results"]
+    assert isinstance(results, dict) and set(results) <= {"double", "single", "draw"}
+    for bot in bots:
+        assert math.isclose(sum(bot["wins_by_result"].values()), bot["win_rate"])
+        low, high = bot["win_rate_95"]
+        assert low <= bot["win_rate"] <= high
+        assert math.isclose(sum(bot["scoring_phases"].values()), 1.0)
+    for result, share in results.items():  # every game is won by one of the two teams
+        assert math.isclose(sum(bot["wins_by_result"].get(result, 0) for bot in bots), share)
+    assert data["house_total"] == 0 and bots[0]["mean_delta"] == -bots[1]["mean_delta"]  # C5.6: zero-sum
+    text = report.to_text()
+    assert text.startswith(f"{games} games, room 'Classic room', one team per bot")
+    assert "greedy   team wins" in text and "won by" in text and "team scoring phases" in text
+
+
+def test_C6_four_seat_escapes_and_timeouts() -> None:
+    games = 30
+    room = load_config("classic", {"escape_mode": "settle"})
+    report = simulate(room, ("hosting", "random"), games, seed=2, timeout_rate=0.05, escape_rate=1.0)
+    data = report.to_dict()
+    assert data["escapes"] > 0 and data["timeouts"] > 0
+    escaped = [game for game in report.games if game.result == "escape"]
+    assert len(escaped) == data["escapes"]  # C6.2: the game ends at once
+    assert sum(bot["wins"] for bot in data["bots"]) == games  # type: ignore[union-attr]
+    hosted = simulate(CLASSIC, ("hosting", "random"), games, seed=2, escape_rate=1.0).to_dict()
+    assert "escape" not in hosted["results"] and hosted["hosting_switched_on"] == hosted["escapes"] > 0  # C6.1
+
+
+def test_four_seat_jobs_2_gives_the_same_report_as_jobs_1() -> None:
+    one = simulate(CLASSIC, ("greedy", "hosting"), 60, seed=4, jobs=1)
+    two = simulate(CLASSIC, ("greedy", "hosting"), 60, seed=4, jobs=2)
+    assert one.games == two.games and one.to_dict() == two.to_dict()
+
+
+def test_greedy_team_beats_hosting_team_clearly() -> None:
+    # a regression guard, not a benchmark: the greedy team wins about 92 % (docs/simulation.md)
+    for room in (CLASSIC, load_config("qianbian")):
+        greedy = simulate(room, ("greedy", "hosting"), 120, seed=0).bot_stats()[0]
+        assert greedy.bot == "greedy" and greedy.win_rate > 0.8
+
+
+# ---------------------------------------------------------------------------
 # The command line
 
 
@@ -211,6 +291,16 @@ def test_cli_simulate_bad_input_exits_2(
     error = json.loads(captured.out)["error"]
     assert isinstance(error, str) and needle in error
     assert needle in captured.err
+
+
+def test_cli_simulate_a_four_seat_room() -> None:
+    run = shuangkou("simulate", "--config", "qianbian", "--games", "10", "--bots", "random,hosting", "--json")
+    assert run.returncode == 0, run.stderr
+    data = json.loads(run.stdout)
+    assert data == json.loads(json.dumps(simulate(load_config("qianbian"), ("random", "hosting"), 10).to_dict()))
+    assert data["config"] == "Qianbian room (千变)" and [bot["bot"] for bot in data["bots"]] == ["random", "hosting"]
+    text = shuangkou("simulate", "--config", "classic", "--games", "4")
+    assert text.returncode == 0 and text.stdout.startswith("4 games, room 'Classic room', one team per bot\n")
 
 
 def test_cli_simulate_bad_input_through_the_real_command() -> None:

@@ -1,34 +1,76 @@
 """Players that choose moves through the public move API: the hosting policy (R11.2), a
-uniform random player, and a greedy planner.
+uniform random player, and a greedy planner, for two seats or four (RULES-CLASSIC).
 
-A bot sees what a player sees (:class:`Seen`): its own hand, the table, the opponent's
-card count. It answers with the :class:`~shuangkou.combos.Combo` to play, or None to pass;
+A bot sees what a player sees (:class:`Seen`): its own hand, the table and who played
+it, every seat's card count and team, the finishing order and the plays so far. It
+answers with the :class:`~shuangkou.combos.Combo` to play, or None to pass;
 :func:`bot_action` turns that answer into the game action of the seat to act.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from .cards import Counts
 from .combos import SJ_SLOT, Combo, InvalidCombination, Kind, beats, classify
-from .game import Action, Game, Pass, Play
+from .game import Action, Game, Pass, Play, PlayRecord
 from .moves import hosting_move, legal_moves
 from .rules import Rules
 
 __all__ = ["BOTS", "Bot", "GreedyBot", "HostingBot", "RandomBot", "Seen", "bot_action", "make_bot"]
 
 
-@dataclass(frozen=True, slots=True)
-class Seen:
-    """What the player to act knows."""
+class Seen(NamedTuple):
+    """What the player to act knows, and nothing more: its seat and hand, the table and
+    the seat that played it, every seat's card count and team, the finishing order so
+    far, the plays so far (public cards) and the rules. Built by :meth:`of`."""
 
+    seat: int
     hand: Counts
     table: Combo | None
-    opponent_cards: int
+    table_seat: int | None
+    cards_left: tuple[int, ...]
+    teams: tuple[int, ...]
+    finish_order: tuple[int, ...]
+    plays: tuple[PlayRecord, ...]
     rules: Rules
+
+    @classmethod
+    def of(cls, game: Game, seat: int) -> Seen:
+        """What ``seat`` sees of ``game``: its own hand, never another's."""
+        table = game.table
+        return cls(
+            seat=seat,
+            hand=game.counts(seat),
+            table=table.combo if table else None,
+            table_seat=table.seat if table else None,
+            cards_left=tuple(map(len, game.hands)),
+            teams=tuple(map(game.team, range(game.seats))),
+            finish_order=tuple(game.finish_order),
+            plays=tuple(game.plays),
+            rules=game.rules,
+        )
+
+    @property
+    def partner(self) -> int | None:
+        """The partner's seat (four seats, C1.1), or None with two seats."""
+        team = self.teams[self.seat]
+        return next((other for other, its in enumerate(self.teams) if its == team and other != self.seat), None)
+
+    @property
+    def opponents(self) -> tuple[int, ...]:
+        """The opponents' seats that still hold cards, in play order after this seat."""
+        seats = len(self.cards_left)
+        following = ((self.seat + step) % seats for step in range(1, seats))
+        team = self.teams[self.seat]
+        return tuple(other for other in following if self.teams[other] != team and self.cards_left[other])
+
+    @property
+    def opponent_cards(self) -> int:
+        """The fewest cards an opponent still in the game holds (the one opponent's count
+        with two seats)."""
+        return min((self.cards_left[other] for other in self.opponents), default=0)
 
 
 class Bot(Protocol):
@@ -60,15 +102,21 @@ class RandomBot:
 class GreedyBot:
     """Plans its hand: leads the combination that sheds the most low cards without
     breaking a bomb or spending jokers, follows with the weakest fitting move, and keeps
-    bombs for when the opponent is close to going out or a bomb wins the game."""
+    bombs for when an opponent is close to going out or a bomb wins the game. With four
+    seats it plays for its team: it lets its partner's play stand and leads what a
+    partner about to go out can follow."""
 
     bomb_when_opponent_has = 8
+    stop_opponent_at = 3  # an opponent holding this many cards or fewer is about to go out
+    feed_partner_at = 2  # a partner holding this many cards or fewer is fed low singles and pairs
 
     def choose(self, seen: Seen) -> Combo | None:
         hand, table = seen.hand, seen.table
         whole = _whole_hand(hand, table, seen.rules)
         if whole is not None:
             return whole
+        if table is not None and self._partner_stands(seen):
+            return None
         moves = legal_moves(hand, table, seen.rules)
         if not moves:
             return None
@@ -77,7 +125,7 @@ class GreedyBot:
         keeps_bombs = [move for move in ordinary if not _breaks(move, protected)]
         if table is None:
             candidates = keeps_bombs or ordinary or moves
-            return max(candidates, key=lambda move: _lead_value(move, seen.opponent_cards))
+            return max(candidates, key=lambda move: self._lead_value(move, seen))
         cheap = [move for move in keeps_bombs if not move.jokers or seen.opponent_cards <= 6]
         if cheap and (seen.opponent_cards <= 6 or cheap[0].top <= 14 or table.top >= 14):
             return cheap[0]
@@ -85,9 +133,37 @@ class GreedyBot:
         opponent_close = seen.opponent_cards <= self.bomb_when_opponent_has
         if bombs and (opponent_close or _wins_after(bombs[0], hand, seen)):
             return bombs[0]
-        if seen.opponent_cards <= 3 and ordinary:
+        if seen.opponent_cards <= self.stop_opponent_at and ordinary:
             return ordinary[0]
         return None
+
+    def _partner_stands(self, seen: Seen) -> bool:
+        """The table is the partner's play (its last cards too: passing then lets the lead
+        come to this seat by 接风, C2.3), and the one opponent still to act on it, the
+        next seat, is not close to going out: beating it would only spend cards."""
+        if seen.partner is None or seen.table_seat != seen.partner:
+            return False
+        next_opponent_cards = seen.cards_left[(seen.seat + 1) % len(seen.cards_left)]
+        return not 0 < next_opponent_cards <= self.stop_opponent_at
+
+    def _lead_value(self, move: Combo, seen: Seen) -> float:
+        """Prefer shedding many cards, low ranks, no jokers; avoid leading what an opponent
+        could answer with their last cards; lead a partner close to going out the low
+        singles (or pairs, when it holds two) it can follow (four seats)."""
+        value = move.size * 3.0 - move.top * 0.6 - move.jokers * 6.0
+        for opponent in seen.opponents:
+            cards = seen.cards_left[opponent]
+            if move.kind is Kind.SINGLE and cards == 1:
+                value -= 40 - move.top
+            if move.size == cards:
+                value -= 10
+        partner_cards = 0 if seen.partner is None else seen.cards_left[seen.partner]
+        if 0 < partner_cards <= self.feed_partner_at and move.kind in _FOLLOWABLE and move.size <= partner_cards:
+            value += 40 - move.top
+        return value
+
+
+_FOLLOWABLE = (Kind.SINGLE, Kind.PAIR)
 
 
 def _whole_hand(hand: Counts, table: Combo | None, rules: Rules) -> Combo | None:
@@ -105,17 +181,6 @@ def _bomb_ranks(hand: Counts) -> set[int]:
 
 def _breaks(move: Combo, protected: set[int]) -> bool:
     return any(move.cards[slot] for slot in protected)
-
-
-def _lead_value(move: Combo, opponent_cards: int) -> float:
-    """Prefer shedding many cards, low ranks, no jokers; avoid leading what the opponent
-    could answer with their last cards."""
-    value = move.size * 3.0 - move.top * 0.6 - move.jokers * 6.0
-    if move.kind is Kind.SINGLE and opponent_cards == 1:
-        value -= 40 - move.top
-    if move.size == opponent_cards:
-        value -= 10
-    return value
 
 
 def _wins_after(bomb: Combo, hand: Counts, seen: Seen) -> bool:
@@ -142,6 +207,5 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
 def bot_action(game: Game, bot: Bot) -> Action:
     """The action ``bot`` takes for the seat to act, from what that seat may see."""
     seat = game.to_act
-    seen = Seen(game.counts(seat), game.table_combo, len(game.hands[1 - seat]), game.rules)
-    move = bot.choose(seen)
+    move = bot.choose(Seen.of(game, seat))
     return Pass(seat) if move is None else Play.move(seat, move)

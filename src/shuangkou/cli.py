@@ -364,15 +364,16 @@ def add_simulate(subparsers: Subparsers) -> None:
     parser = subparsers.add_parser(
         "simulate",
         help="play many games between bots and report the room's statistics",
-        description="Play N seeded games between two bots (seats swapped every other game) and report "
-        "win rates with 95%% confidence intervals, transfers, result levels, scoring phases, "
-        "escapes and hosting.",
+        description="Play N seeded games between two bots (seats swapped every other game; in a four-seat "
+        "room each bot plays a team, the teams swapped every other game) and report win rates with 95%% "
+        "confidence intervals, transfers, result levels, scoring phases, escapes and hosting.",
     )
     parser.add_argument("--config", default="points", help="room file or shipped name (default points)")
     parser.add_argument("--set", nargs="+", action="extend", default=[], metavar="KEY=VALUE",
                         help="override configuration keys")
     parser.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
-    parser.add_argument("--bots", default="greedy,hosting", help="two of hosting, greedy, random")
+    parser.add_argument("--bots", default="greedy,hosting",
+                        help="two of hosting, greedy, random (with four seats: the bots of the two teams)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--timeout-rate", type=float, default=0.0, help="chance a turn times out")
@@ -392,8 +393,6 @@ def run_simulate(args: argparse.Namespace) -> int:
         config = load_config(args.config, _overrides(args.set))
     except ConfigError as error:
         raise CommandError(str(error)) from None
-    if config.seats != 2:
-        raise CommandError(f"--config: simulated games seat two players; {args.config} has seats = {config.seats}")
     with tqdm(total=args.games, unit="game", file=sys.stderr, disable=None) as bar:
         report = simulate(config, (names[0], names[1]), args.games, args.seed, args.jobs,
                           args.timeout_rate, args.escape_rate, bar.update)

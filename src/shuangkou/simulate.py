@@ -4,7 +4,8 @@
 under a room configuration and reports what an operator needs to tune the room's economy:
 win rates with 95 % confidence intervals, transfers per game, result levels, scoring
 phases, escapes and hosting. Optional timeouts and escapes make the games behave like
-real tables (R10, R11.3).
+real tables (R10, R11.3). In a four-seat room (RULES-CLASSIC) each bot plays a team: the
+two seats of one team (C1.1), the teams swapped every other game.
 """
 
 from __future__ import annotations
@@ -56,7 +57,9 @@ def play_game(
 
 @dataclass(frozen=True, slots=True)
 class GameSummary:
-    """One simulated game, from the bots' point of view (index into the bot list)."""
+    """One simulated game, from the bots' point of view (index into the bot list). With
+    four seats a bot is a team: ``winner`` is the winning team's bot (C5.2), ``deltas``
+    the sum over the team's two seats and ``phases`` the team's phases (C4.2)."""
 
     winner: int
     result: str
@@ -68,23 +71,35 @@ class GameSummary:
     escapes: int
 
 
+def bot_of_seat(seat: int, seed: int) -> int:
+    """The bot (0 or 1) that plays ``seat`` in the game of ``seed``: bot 0 in the even
+    seats on even seeds and in the odd seats on odd seeds, so each bot plays each seat,
+    and with four seats each team (C1.1: seats 0+2 and 1+3), equally often."""
+    return (seat + seed) % 2
+
+
 def _play_one(
     config: RoomConfig, names: tuple[str, str], seed: int, timeout_rate: float, escape_rate: float
 ) -> GameSummary:
-    swapped = seed % 2 == 1  # bot k sits in seat k, or in seat 1 - k on odd games
-    bots = [make_bot(names[1 if swapped else 0], seed), make_bot(names[0 if swapped else 1], seed + 1)]
+    seats = range(config.seats)
+    bot_at = [bot_of_seat(seat, seed) for seat in seats]
+    bots = [make_bot(names[bot_at[seat]], seed + seat) for seat in seats]
     game = play_game(config, bots, seed, timeout_rate, escape_rate)
-    settlement = game.settle((config.starting_balance, config.starting_balance))
-    seat_of = (1, 0) if swapped else (0, 1)
-    assert game.winner is not None and game.result is not None
+    balances = [config.starting_balance] * config.seats
+    settlement = game.settle(balances) if config.seats == 2 else game.settle_table(balances)
+    assert game.winners and game.result is not None
+    phases = [scoring_phase(game.bombs(seat), config).phase for seat in seats]
     return GameSummary(
-        winner=seat_of.index(game.winner),
+        winner=bot_at[game.winners[0]],
         result=game.result,
-        deltas=(settlement.deltas[seat_of[0]], settlement.deltas[seat_of[1]]),
+        deltas=(
+            sum(settlement.deltas[seat] for seat in seats if bot_at[seat] == 0),
+            sum(settlement.deltas[seat] for seat in seats if bot_at[seat] == 1),
+        ),
         house=settlement.house,
-        phases=(
-            scoring_phase(game.bombs(seat_of[0]), config).phase,
-            scoring_phase(game.bombs(seat_of[1]), config).phase,
+        phases=(  # a team's phase is its better player's (C4.2)
+            max(phases[seat] for seat in seats if bot_at[seat] == 0),
+            max(phases[seat] for seat in seats if bot_at[seat] == 1),
         ),
         timeouts=sum(game.timeouts),
         hosting_on=sum(1 for event in game.events if event.type == "hosting" and event.on),
@@ -114,22 +129,26 @@ class BotStats:
     mean_delta: float
     stdev_delta: float
     scoring_phases: dict[str, float]
+    wins_by_result: dict[str, float]
 
 
 @dataclass
 class Report:
-    """Statistics of a simulation."""
+    """Statistics of a simulation in a room of ``seats`` seats."""
 
     config: str
     bots: tuple[str, str]
     games: list[GameSummary] = field(default_factory=list)
+    seats: int = 2
 
     def bot_stats(self) -> list[BotStats]:
-        """Win rate (with its 95 % Wilson interval), transfers and scoring phases per bot."""
+        """Win rate (with its 95 % Wilson interval), transfers, scoring phases and the
+        share of games won by each result, per bot."""
         count = len(self.games)
         stats = []
         for k, name in enumerate(self.bots):
-            wins = sum(1 for game in self.games if game.winner == k)
+            won = Counter(game.result for game in self.games if game.winner == k)
+            wins = won.total()
             deltas = [game.deltas[k] for game in self.games]
             low, high = wilson_interval(wins, count)
             stats.append(BotStats(
@@ -140,6 +159,7 @@ class Report:
                 mean_delta=statistics.fmean(deltas) if deltas else 0.0,
                 stdev_delta=statistics.stdev(deltas) if count > 1 else 0.0,
                 scoring_phases=_frequencies(game.phases[k] for game in self.games),
+                wins_by_result={result: won[result] / count for result in sorted(won)},
             ))
         return stats
 
@@ -150,7 +170,7 @@ class Report:
         return {
             "config": self.config,
             "games": count,
-            "bots": [asdict(stats) for stats in self.bot_stats()],
+            "bots": [self._bot_dict(stats) for stats in self.bot_stats()],
             "mean_transfer": statistics.fmean(transfers) if transfers else 0.0,
             "stdev_transfer": statistics.stdev(transfers) if count > 1 else 0.0,
             "max_transfer": max(transfers, default=0),
@@ -161,18 +181,31 @@ class Report:
             "hosting_switched_on": sum(game.hosting_on for game in self.games),
         }
 
+    def _bot_dict(self, stats: BotStats) -> dict[str, object]:
+        data = asdict(stats)
+        if self.seats == 2:  # two seats: the results of the room say it all
+            del data["wins_by_result"]
+        return data
+
     def to_text(self) -> str:
         """A short human-readable report."""
         data = self.to_dict()
-        lines = [f"{len(self.games)} games, room {self.config!r}"]
+        teams = self.seats == 4  # each bot is a team: say so, and how it won
+        lines = [f"{len(self.games)} games, room {self.config!r}" + (", one team per bot" if teams else "")]
+        wins, per_game, phases = ("team wins", "per game (both players)", "team scoring phases") if teams else (
+            "wins", "per game", "scoring phases"
+        )
         for bot in self.bot_stats():
             low, high = bot.win_rate_95
             lines.append(
-                f"  {bot.bot:<8} wins {bot.win_rate:6.1%} (95% CI {low:.1%}-{high:.1%}), "
-                f"mean {bot.mean_delta:+,.1f} ± {bot.stdev_delta:,.1f} per game"
+                f"  {bot.bot:<8} {wins} {bot.win_rate:6.1%} (95% CI {low:.1%}-{high:.1%}), "
+                f"mean {bot.mean_delta:+,.1f} ± {bot.stdev_delta:,.1f} {per_game}"
             )
-            phases = ", ".join(f"{phase}: {share:.1%}" for phase, share in bot.scoring_phases.items())
-            lines.append(f"           scoring phases {phases}")
+            if teams:
+                won = ", ".join(f"{result} {share:.1%}" for result, share in bot.wins_by_result.items())
+                lines.append(f"           won by {won}")
+            shares = ", ".join(f"{phase}: {share:.1%}" for phase, share in bot.scoring_phases.items())
+            lines.append(f"           {phases} {shares}")
         results = _frequencies(game.result for game in self.games)
         lines.append("  results: " + ", ".join(f"{name} {share:.1%}" for name, share in results.items()))
         lines.append(
@@ -215,7 +248,7 @@ def simulate(
     ``progress`` is called with the number of games finished in each step."""
     for name in bots:
         make_bot(name)  # fails early on an unknown name
-    report = Report(config.name, bots)
+    report = Report(config.name, bots, seats=config.seats)
     seeds = list(range(seed, seed + games))
     chunk = 50
     chunks = [(config, bots, seeds[i : i + chunk], timeout_rate, escape_rate) for i in range(0, games, chunk)]
