@@ -1,6 +1,5 @@
-"""The moves pusher (shuangkou.server.pusher): tables served in order, once each, one per
-turn of the event loop, so that other work runs between any two."""
-
+"""The moves pusher (shuangkou.server.pusher): tables served in order, once each, within a
+budget per turn of the event loop, so that other work runs in between."""
 from __future__ import annotations
 
 import asyncio
@@ -20,7 +19,7 @@ class Recorder:
 def test_tables_are_served_in_order_once_each_with_other_work_between() -> None:
     async def scenario() -> None:
         log: list[str] = []
-        pusher = MovesPusher()
+        pusher = MovesPusher(budget=0)  # one table per turn of the loop
         ann, bob, cat = (Recorder(name, log) for name in ("ann", "bob", "cat"))
         for table in (ann, bob, ann, cat):  # ann asks twice while waiting: served once
             pusher.push(table)
@@ -40,5 +39,18 @@ def test_tables_are_served_in_order_once_each_with_other_work_between() -> None:
         for _ in range(3):
             await asyncio.sleep(0)
         assert log.count("bob") == 2
+
+    asyncio.run(scenario())
+
+
+def test_within_its_budget_one_turn_serves_several_tables() -> None:
+    async def scenario() -> None:
+        log: list[str] = []
+        pusher = MovesPusher(budget=10.0)
+        for name in ("ann", "bob", "cat"):
+            pusher.push(Recorder(name, log))
+        await asyncio.sleep(0)  # the worker's first turn: it yields once
+        await asyncio.sleep(0)
+        assert log == ["ann", "bob", "cat"]
 
     asyncio.run(scenario())
