@@ -1,5 +1,6 @@
 """The moves pusher (shuangkou.server.pusher): tables served in order, once each, within a
 budget per turn of the event loop, so that other work runs in between."""
+
 from __future__ import annotations
 
 import asyncio
