@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from server_fixtures import (
     ROOMS,
     Chooser,
@@ -27,8 +28,8 @@ from server_fixtures import (
     weakest,
 )
 
-from shuangkou.config import load_config
-from shuangkou.game import Game
+from shuangkou.config import RoomConfig, load_config
+from shuangkou.game import Game, Pass, Play
 from shuangkou.server.client import ClientError
 from shuangkou.server.lobby import SHIPPED_ROOMS, Lobby
 from shuangkou.store import Store
@@ -370,5 +371,59 @@ def test_bot_fill_auto_seats_bots_once_the_wait_is_over(start_server: StartServe
         assert [seat["bot"] for seat in table["seats"]] == [False, True, True, True]
         await ana.ready()
         await ana.until(lambda t: t["phase"] == "playing")
+
+    run(scenario(), timeout=60)
+
+
+def _predicted_result(config: RoomConfig, seed: int, choosers: list[Chooser]) -> str | None:
+    """The result of the game a server seeded with ``seed`` deals first, when each seat plays
+    its chooser from the moves the server pushes (each legal move once, as a play's body)."""
+    game = Game.deal(config, seed)
+    while not game.finished:
+        seat = game.to_act
+        bodies = dict.fromkeys((move.view()["cards"], move.kind) for move in game.legal_moves())
+        moves = [{"cards": cards, "as": kind} for cards, kind in bodies]
+        move = choosers[seat](dict(game.view(seat)), moves)
+        game.apply(Pass(seat) if move is None else Play.of(seat, move["cards"], move["as"]))
+    return game.result
+
+
+@pytest.mark.parametrize("result", ["double", "single", "draw"])
+def test_C3_2_four_players_reach_each_result(start_server: StartServer, tmp_path: Path, result: str) -> None:
+    """Four clients over real WebSockets play whole games to a double, a single and a draw
+    (the seed whose first deal ends that way, found by playing it in the core first)."""
+    path = tmp_path / "classic.toml"
+    path.write_text(CLASSIC_ROOM)
+    choosers: list[Chooser] = [shedding, weakest, passive, shedding]
+    seed = next(seed for seed in range(300) if _predicted_result(load_config(str(path)), seed, choosers) == result)
+    server = start_server(rooms=FOUR_ROOMS, seed=seed)
+
+    async def scenario() -> None:
+        players = await start_four(server)
+        game_id = players[0].table["game_id"] if players[0].table else None
+        turns = [take_turns(p, c, game_id, timeout=30) for p, c in zip(players, choosers, strict=True)]
+        await asyncio.gather(*turns)
+        final = await players[0].until(lambda t: t["phase"] == "settled")
+        assert final["settlement"]["result"] == final["game"]["result"] == result
+        await check_settlement(server, tuple(players), final)
+
+    run(scenario(), timeout=120)
+
+
+def test_C6_2_escape_in_settle_mode_ends_the_game_for_all_four(start_server: StartServer) -> None:
+    room = CLASSIC_ROOM.replace('escape_mode = "host"', 'escape_mode = "settle"')
+    server = start_server(rooms={**ROOMS, "classic": room}, seed=3)
+
+    async def scenario() -> None:
+        players = await start_four(server)
+        left = await players[2].leave()
+        assert left["escape"] and not left["hosted"]
+        final = await players[0].until(lambda t: t["phase"] == "settled")
+        settlement = final["settlement"]
+        assert settlement["result"] == "escape" and settlement["escaper"] == 2
+        assert sorted(settlement["winners"]) == [1, 3]
+        assert settlement["escape_payments"][0] == 0  # the partner neither pays nor receives D
+        assert final["game"]["revealed"] is not None  # every hand still held is shown (C5.8)
+        await check_settlement(server, (players[0], players[1], players[3]), final)
 
     run(scenario(), timeout=60)
