@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuangkou.bots import GreedyBot, HostingBot, RandomBot
+from shuangkou.bots import GreedyBot, HostingBot, RandomBot, bot_action
 from shuangkou.cards import DECK, counts_of
 from shuangkou.config import load_config
 from shuangkou.game import Escape, Game, GameError, GameRecord, HostedTurn, Hosting, Pass, Play, Timeout
@@ -273,3 +273,22 @@ def test_cards_are_conserved_through_a_game(seed: int) -> None:
     held = game.hands[0] + game.hands[1]
     assert sorted(played + held + list(game.unseen)) == sorted(DECK)
     assert counts_of(played)[13] + counts_of(held)[13] + counts_of(game.unseen)[13] == 2
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), turns=st.integers(0, 60))
+def test_the_card_tracker_counts_what_the_seat_has_not_seen(seed: int, turns: int) -> None:
+    """记牌器: per rank, the cards neither in the seat's hand nor played — the other hand and
+    the 54 cards not dealt (R1.3); in every view of the seat, never in a spectator's."""
+    game = Game.deal(POINTS, seed=seed)
+    bots = [GreedyBot(), RandomBot(seed)]
+    for _ in range(turns):
+        if game.finished:
+            break
+        game.apply(bot_action(game, bots[game.to_act]))
+    for seat in (0, 1):
+        hidden = [card.rank.symbol for card in game.hands[1 - seat] + list(game.unseen)]
+        tracker = game.view(seat)["tracker"]
+        assert list(tracker) == ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "SJ", "BJ"]
+        assert tracker == {rank: hidden.count(rank) for rank in tracker}
+    assert "tracker" not in game.view(None)

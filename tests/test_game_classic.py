@@ -458,10 +458,12 @@ def test_random_four_seat_games_keep_the_invariants(seed: int, room: str, mode: 
     if game.result != "escape":
         assert game.result in ("double", "single", "draw")
         assert team_of(order[0]) == team_of(game.winners[0])
-    # no view shows another hand
+    # no view shows another hand; each seat's tracker counts exactly the cards the other three hold
     for seat in range(4):
         view = game.view(seat)
         assert view["hand"] == [str(card) for card in game.hands[seat]]
+        others = [card.rank.symbol for other in range(4) if other != seat for card in game.hands[other]]
+        assert view["tracker"] == {rank: others.count(rank) for rank in view["tracker"]}
     assert "hand" not in game.view(None)
     # the settlement sums to zero with the house; the record replays to the same game
     settlement = game.settle_table([1000, 800, 3000, 20])

@@ -33,7 +33,9 @@ from .cards import (
     Card,
     CardParseError,
     Counts,
+    Rank,
     cards_from_counts,
+    counts_of,
     format_cards,
     parse_card,
     parse_cards,
@@ -288,6 +290,7 @@ class GameView(TypedDict):
     revealed: list[list[str]] | None
     seat: NotRequired[int]
     hand: NotRequired[list[str]]
+    tracker: NotRequired[dict[str, int]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -859,7 +862,20 @@ class Game:
         if seat is not None:
             data["seat"] = seat
             data["hand"] = [str(card) for card in self.hands[seat]]
+            data["tracker"] = self.tracker(seat)
         return data
+
+    def tracker(self, seat: int) -> dict[str, int]:
+        """The card tracker (记牌器) of ``seat``: per rank, lowest first, how many of the 108
+        cards it has not seen — neither in its hand nor played. The other hands (and, with two
+        seats, the cards not dealt) hold them."""
+        seen = [0] * NUM_SLOTS
+        for card in self.hands[seat]:
+            seen[card.rank - 3] += 1
+        for play in self.plays:
+            for card in play.cards:
+                seen[card.rank - 3] += 1
+        return {rank.symbol: _DECK_COUNTS[rank - 3] - seen[rank - 3] for rank in Rank}
 
     def to_record(self) -> GameRecord:
         """Everything needed to replay the game: the room configuration, hands, leader, flip
@@ -1027,6 +1043,10 @@ def _record_list(key: str, items: object) -> tuple[dict[str, object], ...]:
         if not isinstance(item, Mapping):
             raise GameError("bad_record", f"{key!r}[{index}] must be an object, not {item!r}")
     return tuple(dict(item) for item in result)
+
+
+_DECK_COUNTS: tuple[int, ...] = tuple(counts_of(DECK))
+"""Cards of each rank in the two decks (R1.2): 8 of each ordinary rank, 2 of each joker."""
 
 
 @cache
