@@ -14,7 +14,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..errors import ErrorCode
-from ..store import InvalidNameError, StoredGame, StoreError, UnknownAccountError
+from ..store import InvalidNameError, LedgerEntry, StoredGame, StoreError, UnknownAccountError
 from . import protocol as p
 from .lobby import LobbyError
 from .metrics import METRICS
@@ -79,6 +79,48 @@ async def me(request: Request) -> Response:
         for room in server.lobby.rooms.values()
     }
     return JSONResponse(data)
+
+
+async def my_games(request: Request) -> Response:
+    """战绩: the session's own settled games, newest first, ``limit`` (at most 100) from
+    ``offset``: when, where, who sat where, the result, the change and the balance after."""
+    server = app_state(request)
+    try:
+        account = await server.account_from_token(_bearer(request))
+    except LobbyError as problem:
+        return refuse(problem.code, problem.message, 401)
+    limit, offset = _paging(request)
+    limit = min(limit, 100) if "limit" in request.query_params else 20
+    history = await server.run_db(lambda: server.store.game_history(account.id, limit, offset))
+    items = [_history_item(entry, game) for entry, game in history]
+    return JSONResponse({"games": items, "offset": offset, "limit": limit})
+
+
+def _history_item(entry: LedgerEntry, game: StoredGame) -> dict[str, Any]:
+    """One game of a player's history (see :func:`my_games`)."""
+    record = json.loads(game.record_json) if game.record_json else {}
+    settlement = json.loads(game.settlement_json) if game.settlement_json else {}
+    seats = [{"name": seat[1], "bot": seat[2]} if seat else None for seat in record.get("seats", [])]
+    return {
+        "game_id": game.game_id,
+        "finished_at": game.updated_at.isoformat(),
+        "room": game.room,
+        "edition": entry.edition,
+        "seat": entry.seat,
+        "seats": seats,
+        "result": settlement.get("result"),
+        "won": entry.seat in _winners(settlement),
+        "delta": entry.delta,
+        "balance_after": entry.balance_after,
+    }
+
+
+def _winners(settlement: dict[str, Any]) -> list[int]:
+    """The seats that won: a four-seat settlement's ``winners``, a two-seat one's ``winner``."""
+    if "winners" in settlement:
+        return list(settlement["winners"])
+    winner = settlement.get("winner")
+    return [] if winner is None else [winner]
 
 
 async def rooms(request: Request) -> Response:
@@ -195,6 +237,7 @@ def routes() -> list[Route]:
     return [
         Route("/api/guest", guest, methods=["POST"]),
         Route("/api/me", me),
+        Route("/api/me/games", my_games),
         Route("/api/rooms", rooms),
         Route("/api/admin/accounts", operator(list_accounts)),
         Route("/api/admin/grant", operator(grant), methods=["POST"]),

@@ -47,8 +47,9 @@ from typing import Final
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import text
+from sqlalchemy import select, text
 
+from .checks import check_page
 from .database import DEFAULT_DATABASE_URL
 from .errors import (
     BalanceFloorError,
@@ -63,9 +64,9 @@ from .errors import (
     UnknownGameError,
     ZeroSumError,
 )
-from .journal import GAME_STATUSES, GameAction, Journal, StoredGame
-from .money import EDITIONS, NAME_MAX_LENGTH, Account, LedgerEntry, Money, validate_name
-from .schema import metadata
+from .journal import GAME_STATUSES, GameAction, Journal, StoredGame, _games
+from .money import EDITIONS, NAME_MAX_LENGTH, Account, LedgerEntry, Money, _ledger_entry, validate_name
+from .schema import games_table, ledger_table, metadata
 
 __all__ = [
     "DEFAULT_DATABASE_URL",
@@ -113,6 +114,24 @@ class Store(Money, Journal):
         except BaseException:
             self.close()
             raise
+
+    def game_history(self, account_id: int, limit: int = 20, offset: int = 0) -> list[tuple[LedgerEntry, StoredGame]]:
+        """The account's settled games, newest first: its ledger row of each (the change and
+        the balance after), with the stored game (record and settlement, no actions)."""
+        check_page(limit, offset)
+        query = (
+            select(ledger_table)
+            .where(ledger_table.c.account_id == account_id, ledger_table.c.game_id.is_not(None))
+            .order_by(ledger_table.c.id.desc())
+            .limit(limit)
+            .offset(offset)
+        )
+        with self._transaction() as conn:
+            entries = [_ledger_entry(row) for row in conn.execute(query).all()]
+            ids = [entry.game_id for entry in entries if entry.game_id is not None]
+            stored = _games(conn, select(games_table).where(games_table.c.game_id.in_(ids)), with_actions=False)
+        games = {game.game_id: game for game in stored}
+        return [(entry, games[entry.game_id]) for entry in entries if entry.game_id in games]
 
     def _migrate(self) -> None:
         """Upgrade the schema to the newest revision, in one transaction, one process at a time."""
