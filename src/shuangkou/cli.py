@@ -482,7 +482,10 @@ def add_replay(subparsers: Subparsers) -> None:
         '{"game", "status", "matches", "problems", "settlement", "ledger", ...}; exit 0 when it matches, '
         "1 when it does not, 2 for an unknown game or database.",
     )
-    parser.add_argument("game", metavar="GAME_ID", help="the game's id (as in the server log or /api/admin/games)")
+    parser.add_argument(
+        "game", metavar="GAME_ID",
+        help="the game's id (as in the server log or /api/admin/games), or a prefix of exactly one game's id",
+    )
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--database-url", help="SQLAlchemy URL of the server's database")
     where.add_argument("--data-dir", default="data", help="the server's data directory (default ./data)")
@@ -490,7 +493,7 @@ def add_replay(subparsers: Subparsers) -> None:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from .server.replay import check_game
+    from .server.replay import check_game, resolve_game_id
     from .server.settings import DATABASE_FILE
     from .store import Store
 
@@ -505,7 +508,11 @@ def run_replay(args: argparse.Namespace) -> int:
     except Exception as error:  # a URL or server problem: bad input
         raise CommandError(f"cannot open the database: {error}") from None
     with store:
-        report = check_game(store, args.game)
+        try:
+            game_id = resolve_game_id(store, args.game)
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        report = check_game(store, game_id) if game_id is not None else None
     if report is None:
         raise CommandError(f"no game {args.game!r} in {store.url}")
     _emit(report)

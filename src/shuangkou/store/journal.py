@@ -197,6 +197,18 @@ class Journal(Database):
             )
         return found[0] if found else None
 
+    def game_ids_starting(self, prefix: str, limit: int = 2) -> list[str]:
+        """Up to ``limit`` ids of games whose id starts with ``prefix``, in id order."""
+        check_page(limit, 0)
+        query = (
+            select(games_table.c.game_id)
+            .where(games_table.c.game_id.startswith(check_text(prefix, "prefix", ID_MAX_LENGTH), autoescape=True))
+            .order_by(games_table.c.game_id)
+            .limit(limit)
+        )
+        with self._transaction() as conn:
+            return [str(game_id) for game_id in conn.execute(query).scalars()]
+
     def list_games(self, limit: int = 100, offset: int = 0, status: str | None = None) -> list[StoredGame]:
         """Games, newest first, optionally of one status; without their actions."""
         check_page(limit, offset)
