@@ -45,3 +45,32 @@ def test_a_players_history_lists_their_own_games_newest_first(server: RunningSer
         assert status == 401 and refused["code"] == "invalid_token"
 
     run(scenario(), timeout=90)
+
+
+def test_the_replay_of_a_finished_game_shows_what_its_players_may_see(server: RunningServer) -> None:
+    async def scenario() -> None:
+        ana, bo = await start_game(server)
+        assert ana.table is not None
+        running = ana.table["game_id"]
+        status, refused = await server.ahttp("GET", f"/api/games/{running}")
+        assert status == 409 and refused["code"] == "not_finished"  # nothing of a game in progress
+        final, _ = await play_out((ana, bo), (weakest, weakest))
+        game_id = final["game_id"]
+        status, replay = await server.ahttp("GET", f"/api/games/{game_id[:8]}")  # the short id works
+        assert status == 200 and replay["game_id"] == game_id
+        assert [seat["name"] for seat in replay["seats"]] == ["Ana", "Bo"]
+        assert [len(hand.split()) for hand in replay["hands"]] == [27, 27]
+        assert replay["result"] == final["settlement"]["result"] and replay["settlement"] == final["settlement"]
+        plays = [event for event in replay["events"] if event["type"] == "play"]
+        assert plays and all("bomb" in event["combo"] for event in plays)  # combinations as views show them
+        dealt = [sorted(hand.split()) for hand in replay["hands"]]
+        for seat in (0, 1):
+            shown = sorted(card for event in plays if event["seat"] == seat for card in event["cards"].split())
+            left = final["game"]["revealed"][seat]
+            assert sorted(shown + left) == dealt[seat]  # every card dealt to the seat: played or revealed
+        text = str(replay)
+        assert "seed" not in replay and "account" not in text and "unseen" not in text
+        status, unknown = await server.ahttp("GET", "/api/games/ffffffffffff")
+        assert status == 404 and unknown["code"] == "unknown_game"
+
+    run(scenario(), timeout=90)

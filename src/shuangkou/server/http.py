@@ -18,6 +18,8 @@ from ..store import InvalidNameError, LedgerEntry, StoredGame, StoreError, Unkno
 from . import protocol as p
 from .lobby import LobbyError
 from .metrics import METRICS
+from .record import restore_game
+from .replay import resolve_game_id
 from .state import account_json, app_state
 
 __all__ = ["routes"]
@@ -121,6 +123,42 @@ def _winners(settlement: dict[str, Any]) -> list[int]:
         return list(settlement["winners"])
     winner = settlement.get("winner")
     return [] if winner is None else [winner]
+
+
+async def game_replay(request: Request) -> Response:
+    """A finished game for the replay viewer, by its whole id or a unique prefix: what its
+    players may see once it is over — the seats by name, the hands as dealt (亮牌), the
+    leader, flip card and seat swap, every event as views show it, and the settlement. No
+    account ids, seed or cards not dealt. 404 ``unknown_game``; a game still running or
+    void: 409 ``not_finished``."""
+    server = app_state(request)
+    text = request.path_params["game_id"]
+    try:
+        game_id = await server.run_db(lambda: resolve_game_id(server.store, text))
+    except ValueError as problem:
+        return refuse("unknown_game", str(problem), 404)
+    stored = await server.run_db(lambda: server.store.get_game(game_id)) if game_id is not None else None
+    if stored is None:
+        return refuse("unknown_game", f"no game {text!r}", 404)
+    if stored.status != "finished":
+        return refuse("not_finished", f"game {stored.game_id} is {stored.status}: only a finished game is shown", 409)
+    record, game = restore_game(stored)
+    return JSONResponse({
+        "game_id": stored.game_id,
+        "room": stored.room,
+        "title": game.settings.name,
+        "edition": game.settings.edition,
+        "finished_at": stored.updated_at.isoformat(),
+        "seats": [{"name": seat.name, "bot": seat.bot} if seat else None for seat in record.seats],
+        "teams": [game.team(seat) for seat in range(game.seats)],
+        "hands": list(record.game.hands),
+        "leader": game.leader,
+        "flip_card": record.game.flip_card,
+        "swap": list(game.swap) if game.swap is not None else None,
+        "events": [event.view() for event in game.events],
+        "result": game.result,
+        "settlement": json.loads(stored.settlement_json) if stored.settlement_json else None,
+    })
 
 
 async def rooms(request: Request) -> Response:
@@ -238,6 +276,7 @@ def routes() -> list[Route]:
         Route("/api/guest", guest, methods=["POST"]),
         Route("/api/me", me),
         Route("/api/me/games", my_games),
+        Route("/api/games/{game_id}", game_replay),
         Route("/api/rooms", rooms),
         Route("/api/admin/accounts", operator(list_accounts)),
         Route("/api/admin/grant", operator(grant), methods=["POST"]),
