@@ -18,7 +18,9 @@ from .game import Action, Game, Pass, Play, PlayRecord
 from .moves import hosting_move, legal_moves
 from .rules import Rules
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "HostingBot", "RandomBot", "Seen", "bot_action", "make_bot"]
+__all__ = [
+    "BOTS", "Bot", "GreedyBot", "HintBot", "HostingBot", "RandomBot", "Seen", "bot_action", "hint_moves", "make_bot",
+]
 
 
 class Seen(NamedTuple):
@@ -125,7 +127,7 @@ class GreedyBot:
         keeps_bombs = [move for move in ordinary if not _breaks(move, protected)]
         if table is None:
             candidates = keeps_bombs or ordinary or moves
-            return max(candidates, key=lambda move: self._lead_value(move, seen))
+            return max(candidates, key=lambda move: self.lead_value(move, seen))
         cheap = [move for move in keeps_bombs if not move.jokers or seen.opponent_cards <= 6]
         if cheap and (seen.opponent_cards <= 6 or cheap[0].top <= 14 or table.top >= 14):
             return cheap[0]
@@ -146,7 +148,7 @@ class GreedyBot:
         next_opponent_cards = seen.cards_left[(seen.seat + 1) % len(seen.cards_left)]
         return not 0 < next_opponent_cards <= self.stop_opponent_at
 
-    def _lead_value(self, move: Combo, seen: Seen) -> float:
+    def lead_value(self, move: Combo, seen: Seen) -> float:
         """Prefer shedding many cards, low ranks, no jokers; avoid leading what an opponent
         could answer with their last cards; lead a partner close to going out the low
         singles (or pairs, when it holds two) it can follow (four seats)."""
@@ -164,6 +166,40 @@ class GreedyBot:
 
 
 _FOLLOWABLE = (Kind.SINGLE, Kind.PAIR)
+
+
+def hint_moves(seen: Seen) -> list[Combo]:
+    """Every legal move in the order a good player would consider them (the hints): the
+    greedy planner's choice first; then moves that keep bombs and jokers before those that
+    spend them, bombs last; on a lead the long low combinations first (the greedy lead
+    value), on a follow the weakest fitting first. Hosting (R11.2) is another thing and
+    stays as it is."""
+    moves = legal_moves(seen.hand, seen.table, seen.rules)
+    if not moves:
+        return []
+    planner = GreedyBot()
+    protected = _bomb_ranks(seen.hand)
+    weakest = {move: index for index, move in enumerate(moves)}
+
+    def cost(move: Combo) -> tuple[bool, bool, int, float]:
+        preference = -planner.lead_value(move, seen) if seen.table is None else weakest[move]
+        return (move.is_bomb, _breaks(move, protected), move.jokers, preference)
+
+    ordered = sorted(moves, key=cost)
+    first = planner.choose(seen)
+    if first is not None and first in weakest:
+        ordered.remove(first)
+        ordered.insert(0, first)
+    return ordered
+
+
+class HintBot:
+    """A player who always takes the first hint (:func:`hint_moves`), and passes only when
+    nothing can be played."""
+
+    def choose(self, seen: Seen) -> Combo | None:
+        hints = hint_moves(seen)
+        return hints[0] if hints else None
 
 
 def _whole_hand(hand: Counts, table: Combo | None, rules: Rules) -> Combo | None:
@@ -188,15 +224,16 @@ def _wins_after(bomb: Combo, hand: Counts, seen: Seen) -> bool:
     return _whole_hand(rest, None, seen.rules) is not None or not any(rest)
 
 
-BOTS: dict[str, type[HostingBot] | type[GreedyBot] | type[RandomBot]] = {
+BOTS: dict[str, type[HostingBot] | type[GreedyBot] | type[RandomBot] | type[HintBot]] = {
     "hosting": HostingBot,
     "greedy": GreedyBot,
     "random": RandomBot,
+    "hint": HintBot,
 }
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by name: ``hosting``, ``greedy`` or ``random``."""
+    """A bot by name: ``hosting``, ``greedy``, ``random`` or ``hint``."""
     if name not in BOTS:
         raise ValueError(f"unknown bot {name!r}; choose from {', '.join(BOTS)}")
     if name == "random":

@@ -1,0 +1,68 @@
+"""Hints that play well (bots.hint_moves): the greedy planner's choice first, bombs and
+jokers kept unless needed, long low combinations first on a lead; and the HintBot that
+always takes the first hint."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from shuangkou.bots import GreedyBot, HintBot, Seen, bot_action, hint_moves
+from shuangkou.config import load_config
+from shuangkou.game import Game, Play
+from shuangkou.simulate import simulate
+
+POINTS = load_config("points")
+
+
+def hints(game: Game) -> list[str]:
+    return [str(move) for move in hint_moves(Seen.of(game, game.to_act))]
+
+
+def test_on_a_lead_the_first_hint_sheds_a_long_low_combination_not_a_single_3() -> None:
+    game = Game.from_hands(POINTS, ["3 5 6 7 8 9 Q Q K", "4 4"], leader=0)
+    assert hints(game)[0] == "straight 5 6 7 8 9"
+
+
+def test_the_first_hint_to_beat_a_straight_spends_no_joker_when_it_need_not() -> None:
+    game = Game.from_hands(POINTS, ["3 4 5 6 7 K", "5 6 7 8 9 10 SJ BJ 2"], leader=0)
+    game.apply(Play.of(0, "3 4 5 6 7"))
+    first = hint_moves(Seen.of(game, 1))[0]
+    assert first.jokers == 0 and str(first) == "straight 5 6 7 8 9"
+
+
+def test_the_big_joker_is_not_the_first_hint_to_beat_an_ace() -> None:
+    game = Game.from_hands(POINTS, ["A K", "BJ 2 5"], leader=0)
+    game.apply(Play.of(0, "A"))
+    assert hints(game) == ["single 2", "single BJ"]
+
+
+def test_bombs_come_after_every_other_move() -> None:
+    game = Game.from_hands(POINTS, ["3", "4 4 4 4 6 7 8 9 10 J"], leader=0)
+    game.apply(Play.of(0, "3"))
+    order = hint_moves(Seen.of(game, 1))
+    bombs = [index for index, move in enumerate(order) if move.is_bomb]
+    assert bombs and min(bombs) > max(index for index, move in enumerate(order) if not move.is_bomb)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), turns=st.integers(0, 40))
+def test_the_hints_are_every_legal_move_once_with_the_planners_choice_first(seed: int, turns: int) -> None:
+    game = Game.deal(POINTS, seed=seed)
+    for _ in range(turns):
+        if game.finished:
+            return
+        game.apply(bot_action(game, GreedyBot()))
+    seen = Seen.of(game, game.to_act)
+    order = hint_moves(seen)
+    assert sorted(order) == sorted(game.legal_moves())
+    chosen = GreedyBot().choose(seen)
+    if chosen is not None:
+        assert order[0] == chosen
+    assert HintBot().choose(seen) == (order[0] if order else None)
+
+
+def test_a_player_who_always_takes_the_first_hint_beats_hosting() -> None:
+    report = simulate(POINTS, ("hint", "hosting"), games=300, seed=1)
+    hint = next(stats for stats in report.bot_stats() if stats.bot == "hint")
+    assert hint.win_rate >= 0.7  # 2,000 games: 81.5 % (docs/simulation.md)
