@@ -28,6 +28,7 @@ from server_fixtures import (
     weakest,
 )
 
+from shuangkou.bots import Seen, hint_moves
 from shuangkou.config import RoomConfig, load_config
 from shuangkou.game import Game, Pass, Play
 from shuangkou.server.client import ClientError
@@ -381,7 +382,7 @@ def _predicted_result(config: RoomConfig, seed: int, choosers: list[Chooser]) ->
     game = Game.deal(config, seed)
     while not game.finished:
         seat = game.to_act
-        bodies = dict.fromkeys((move.view()["cards"], move.kind) for move in game.legal_moves())
+        bodies = dict.fromkeys((move.view()["cards"], move.kind) for move in hint_moves(Seen.of(game, seat)))
         moves = [{"cards": cards, "as": kind} for cards, kind in bodies]
         move = choosers[seat](dict(game.view(seat)), moves)
         game.apply(Pass(seat) if move is None else Play.of(seat, move["cards"], move["as"]))

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from shuangkou.bots import Seen, hint_moves
 from shuangkou.cards import parse_cards
 from shuangkou.config import RoomConfig, load_config
 from shuangkou.game import Game
@@ -92,9 +93,9 @@ class Harness:
 
 
 def pushed_moves(game: Game) -> list[dict[str, str]]:
-    """The moves the mover's state carries: each legal move once as the body of a play
-    (cards and kind), weakest first."""
-    bodies = [(move.view()["cards"], move.kind) for move in game.legal_moves()]
+    """The moves pushed to the mover: each legal move once as the body of a play (cards and
+    kind), in hint order."""
+    bodies = [(move.view()["cards"], move.kind) for move in hint_moves(Seen.of(game, game.to_act))]
     return [{"cards": cards, "as": kind} for cards, kind in dict.fromkeys(bodies)]
 
 

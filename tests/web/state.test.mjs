@@ -226,7 +226,7 @@ test("play and pass: what is sent, or what is said instead", () => {
   assert.equal(S.play(S.sent(chosen)).send, undefined, "busy: nothing is sent twice");
 });
 
-test("hints cycle through the pushed moves weakest first and wrap around", () => {
+test("hints cycle through the pushed moves in their order and wrap around", () => {
   const moves = [move("single", "3"), move("pair", "3 3"), move("pair", "Q Q")];
   let state = seated({ moves });
   assert.equal(S.hintCount(state), "");

@@ -141,7 +141,7 @@ class Client:
         await self.send({"type": "pass", "seq": self.seq})
 
     async def hint(self) -> list[dict[str, Any]]:
-        """The legal moves for the state shown, weakest first: those the server pushed after
+        """The legal moves for the state shown, in hint order: those the server pushed after
         it, or else asked for."""
         def current() -> dict[str, Any] | None:
             fresh = self.moves is not None and self.table is not None and self.moves["seq"] == self.table["seq"]

@@ -85,7 +85,7 @@ class PassMessage(_Message):
 
 
 class HintMessage(_Message):
-    """Ask for the legal moves, weakest first (the client cycles through them)."""
+    """Ask for the legal moves in hint order (the client cycles through them)."""
 
     type: Literal["hint"]
 
@@ -189,7 +189,7 @@ class StateMessage(TypedDict):
 
 
 class HintReply(TypedDict):
-    """The legal moves of the seat, weakest first, as the state pushes them; empty unless it
+    """The legal moves of the seat in hint order, as pushed after the state; empty unless it
     is the seat's turn."""
 
     type: Literal["hint"]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Literal, NotRequired
 
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
+from ..bots import Seen, hint_moves
 from ..combos import ComboView, Kind
 from ..game import Game, GameView
 from ..scoring import SettlementView, TableSettlementView
@@ -115,9 +116,9 @@ class RoomSummary(TypedDict):
 
 
 class TurnMoves:
-    """The legal moves of the seat to act, weakest first, as JSON text computed once per turn
-    (a lead's moves number thousands: encoding them anew for every message would cost more
-    than everything else a state costs)."""
+    """The legal moves of the seat to act in hint order (:func:`~shuangkou.bots.hint_moves`),
+    as JSON text computed once per turn (a lead's moves number thousands: encoding them anew
+    for every message would cost more than everything else a state costs)."""
 
     def __init__(self) -> None:
         self._turn: int | None = None
@@ -127,7 +128,7 @@ class TurnMoves:
         """The JSON list of the moves of ``game``'s seat to act in the turn that began with
         state ``turn`` (the table's ``turn_seq``: a new number for every turn of every game)."""
         if turn != self._turn:
-            self._text = moves_json(game.legal_moves())
+            self._text = moves_json(hint_moves(Seen.of(game, game.to_act)))
             self._turn = turn
         return self._text
 

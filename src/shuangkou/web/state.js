@@ -131,7 +131,7 @@ export function isBomb(combo) {
   return Boolean(combo?.bomb);
 }
 
-/** Our legal moves, weakest first, when it is our turn: the server pushes them after each
+/** Our legal moves in hint order, when it is our turn: the server pushes them after each
  * state of our turn in a `hint` message, each `{cards, as}`, the body of a play; else none. */
 export function legalMoves(state) {
   const moves = state.moves;
@@ -698,7 +698,7 @@ export function toggleSort(state) {
 // ---------------------------------------------------------------------------
 // Reducers: hints and actions
 
-/** H: the next legal move is selected, weakest first, round and round (once the moves
+/** H: the next legal move is selected, in hint order, round and round (once the moves
  * have arrived: a press before that is answered when they come). */
 export function hint(state) {
   if (!isMyTurn(state)) return say(state, isPlaying(state) ? "msg.notYourTurn" : "err.not_playing");
