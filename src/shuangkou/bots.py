@@ -112,14 +112,16 @@ class GreedyBot:
     stop_opponent_at = 3  # an opponent holding this many cards or fewer is about to go out
     feed_partner_at = 2  # a partner holding this many cards or fewer is fed low singles and pairs
 
-    def choose(self, seen: Seen) -> Combo | None:
+    def choose(self, seen: Seen, moves: list[Combo] | None = None) -> Combo | None:
+        """The move to make (None: pass); ``moves`` are the legal moves when already listed."""
         hand, table = seen.hand, seen.table
         whole = _whole_hand(hand, table, seen.rules)
         if whole is not None:
             return whole
         if table is not None and self._partner_stands(seen):
             return None
-        moves = legal_moves(hand, table, seen.rules)
+        if moves is None:
+            moves = legal_moves(hand, table, seen.rules)
         if not moves:
             return None
         protected = _bomb_ranks(hand)
@@ -186,7 +188,7 @@ def hint_moves(seen: Seen) -> list[Combo]:
         return (move.is_bomb, _breaks(move, protected), move.jokers, preference)
 
     ordered = sorted(moves, key=cost)
-    first = planner.choose(seen)
+    first = planner.choose(seen, moves)
     if first is not None and first in weakest:
         ordered.remove(first)
         ordered.insert(0, first)
