@@ -10,6 +10,7 @@ answers with the :class:`~shuangkou.combos.Combo` to play, or None to pass;
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import NamedTuple, Protocol
 
 from .cards import Counts
@@ -126,10 +127,10 @@ class GreedyBot:
             return None
         protected = _bomb_ranks(hand)
         ordinary = [move for move in moves if not move.is_bomb]
-        keeps_bombs = [move for move in ordinary if not _breaks(move, protected)]
+        keeps_bombs = [move for move in ordinary if not _breaks(move, protected)] if protected else ordinary
         if table is None:
             candidates = keeps_bombs or ordinary or moves
-            return max(candidates, key=lambda move: self.lead_value(move, seen))
+            return max(candidates, key=self.lead_values(seen))
         cheap = [move for move in keeps_bombs if not move.jokers or seen.opponent_cards <= 6]
         if cheap and (seen.opponent_cards <= 6 or cheap[0].top <= 14 or table.top >= 14):
             return cheap[0]
@@ -150,21 +151,28 @@ class GreedyBot:
         next_opponent_cards = seen.cards_left[(seen.seat + 1) % len(seen.cards_left)]
         return not 0 < next_opponent_cards <= self.stop_opponent_at
 
-    def lead_value(self, move: Combo, seen: Seen) -> float:
-        """Prefer shedding many cards, low ranks, no jokers; avoid leading what an opponent
+    def lead_values(self, seen: Seen) -> Callable[[Combo], float]:
+        """The value of leading a move, for the seat of ``seen`` (what it sees is read once):
+        prefer shedding many cards, low ranks, no jokers; avoid leading what an opponent
         could answer with their last cards; lead a partner close to going out the low
         singles (or pairs, when it holds two) it can follow (four seats)."""
-        value = move.size * 3.0 - move.top * 0.6 - move.jokers * 6.0
-        for opponent in seen.opponents:
-            cards = seen.cards_left[opponent]
-            if move.kind is Kind.SINGLE and cards == 1:
-                value -= 40 - move.top
-            if move.size == cards:
-                value -= 10
+        opponent_cards = [seen.cards_left[opponent] for opponent in seen.opponents]
         partner_cards = 0 if seen.partner is None else seen.cards_left[seen.partner]
-        if 0 < partner_cards <= self.feed_partner_at and move.kind in _FOLLOWABLE and move.size <= partner_cards:
-            value += 40 - move.top
-        return value
+        feeds = 0 < partner_cards <= self.feed_partner_at
+
+        def value_of(move: Combo) -> float:
+            size, top, kind = move.size, move.top, move.kind
+            value = size * 3.0 - top * 0.6 - move.jokers * 6.0
+            for cards in opponent_cards:
+                if kind is Kind.SINGLE and cards == 1:
+                    value -= 40 - top
+                if size == cards:
+                    value -= 10
+            if feeds and kind in _FOLLOWABLE and size <= partner_cards:
+                value += 40 - top
+            return value
+
+        return value_of
 
 
 _FOLLOWABLE = (Kind.SINGLE, Kind.PAIR)
@@ -173,23 +181,29 @@ _FOLLOWABLE = (Kind.SINGLE, Kind.PAIR)
 def hint_moves(seen: Seen) -> list[Combo]:
     """Every legal move in the order a good player would consider them (the hints): the
     greedy planner's choice first; then moves that keep bombs and jokers before those that
-    spend them, bombs last; on a lead the long low combinations first (the greedy lead
-    value), on a follow the weakest fitting first. Hosting (R11.2) is another thing and
-    stays as it is."""
+    spend them, bombs last; on a lead the moves that spend nothing by the greedy lead value
+    (long low combinations first), otherwise the weakest first. Hosting (R11.2) is another
+    thing and stays as it is."""
     moves = legal_moves(seen.hand, seen.table, seen.rules)
     if not moves:
         return []
     planner = GreedyBot()
     protected = _bomb_ranks(seen.hand)
-    weakest = {move: index for index, move in enumerate(moves)}
+    lead_value = planner.lead_values(seen)
 
-    def cost(move: Combo) -> tuple[bool, bool, int, float]:
-        preference = -planner.lead_value(move, seen) if seen.table is None else weakest[move]
-        return (move.is_bomb, _breaks(move, protected), move.jokers, preference)
+    def cost(index: int) -> tuple[bool, bool, int, float]:
+        move = moves[index]
+        bomb, jokers = move.is_bomb, move.jokers
+        breaks = bool(protected) and _breaks(move, protected)
+        # on a lead the moves that spend nothing go by their lead value; the rest (most of a
+        # hand with jokers) stay weakest first behind them
+        spends = bomb or breaks or jokers
+        preference = index if seen.table is not None or spends else -lead_value(move)
+        return (bomb, breaks, jokers, preference)
 
-    ordered = sorted(moves, key=cost)
+    ordered = [moves[index] for index in sorted(range(len(moves)), key=cost)]
     first = planner.choose(seen, moves)
-    if first is not None and first in weakest:
+    if first is not None and first in ordered:
         ordered.remove(first)
         ordered.insert(0, first)
     return ordered
