@@ -180,28 +180,28 @@ _FOLLOWABLE = (Kind.SINGLE, Kind.PAIR)
 
 def hint_moves(seen: Seen) -> list[Combo]:
     """Every legal move in the order a good player would consider them (the hints): the
-    greedy planner's choice first; then moves that keep bombs and jokers before those that
-    spend them, bombs last; on a lead the moves that spend nothing by the greedy lead value
-    (long low combinations first), otherwise the weakest first. Hosting (R11.2) is another
-    thing and stays as it is."""
+    greedy planner's choice first; then the moves that keep bombs and jokers, then those
+    that spend them, bombs last, each group weakest first — except that on a lead the moves
+    that spend nothing go by the greedy lead value (long low combinations first). Hosting
+    (R11.2) is another thing and stays as it is."""
     moves = legal_moves(seen.hand, seen.table, seen.rules)
     if not moves:
         return []
     planner = GreedyBot()
     protected = _bomb_ranks(seen.hand)
-    lead_value = planner.lead_values(seen)
-
-    def cost(index: int) -> tuple[bool, bool, int, float]:
-        move = moves[index]
-        bomb, jokers = move.is_bomb, move.jokers
-        breaks = bool(protected) and _breaks(move, protected)
-        # on a lead the moves that spend nothing go by their lead value; the rest (most of a
-        # hand with jokers) stay weakest first behind them
-        spends = bomb or breaks or jokers
-        preference = index if seen.table is not None or spends else -lead_value(move)
-        return (bomb, breaks, jokers, preference)
-
-    ordered = [moves[index] for index in sorted(range(len(moves)), key=cost)]
+    keeps: list[Combo] = []
+    spends: list[Combo] = []
+    bombs: list[Combo] = []
+    for move in moves:  # weakest first within each group
+        if move.is_bomb:
+            bombs.append(move)
+        elif move.jokers or (protected and _breaks(move, protected)):
+            spends.append(move)
+        else:
+            keeps.append(move)
+    if seen.table is None:
+        keeps.sort(key=planner.lead_values(seen), reverse=True)  # stable: ties stay weakest first
+    ordered = keeps + spends + bombs
     first = planner.choose(seen, moves)
     if first is not None and first in ordered:
         ordered.remove(first)
