@@ -60,6 +60,9 @@ ROOMS = {
     "ready_seconds = 120\n",
     "hosted": 'edition = "points"\nname = "Hosted"\n[timers]\nturn_seconds = 30\nready_seconds = 120\n'
     '[escape]\nescape_mode = "host"\n',
+    # A quick-match table offers bots to a player who waited bot_fill_seconds (R11.3).
+    "patient": 'edition = "points"\nname = "Patient"\n[timers]\nturn_seconds = 30\nready_seconds = 120\n'
+    "bot_fill_seconds = 0.5\n",
     # RULES-CLASSIC: four seats in two teams (the shipped classic room's rules, long timers).
     "classic": 'edition = "points"\nname = "Classic room"\n[rules]\nwild_jokers = "none"\nthree_joker_bomb = false\n'
     '[timers]\nturn_seconds = 30\nready_seconds = 120\n[escape]\nescape_mode = "host"\n[table]\nseats = 4\n',
@@ -77,10 +80,12 @@ def ledger(server: Server, game_id: str) -> list[dict[str, Any]]:
 
 
 @contextlib.contextmanager
-def run_server(directory: Path, rooms: dict[str, str] | None, port: int | None = None) -> Iterator[Server]:
-    """``shuangkou serve`` in a subprocess; rooms None means the shipped rooms. Fails the
-    test if the server logged an error."""
-    arguments = ["--bot-delay", "0.05"]
+def run_server(
+    directory: Path, rooms: dict[str, str] | None, port: int | None = None, seed: int | None = None
+) -> Iterator[Server]:
+    """``shuangkou serve`` in a subprocess; rooms None means the shipped rooms; a seed deals
+    the n-th game with seed + n. Fails the test if the server logged an error."""
+    arguments = ["--bot-delay", "0.05"] + ([] if seed is None else ["--seed", str(seed)])
     if rooms is not None:
         room_dir = directory / "rooms"
         room_dir.mkdir(parents=True, exist_ok=True)
@@ -166,6 +171,12 @@ class Player:
 
     def ready(self) -> None:
         self.page.click("[data-testid=ready]")
+
+    def play_bots(self, room: str) -> None:
+        """Join by "Play a bot" ("Play with bots" at four seats): the page says Ready by
+        itself, and the game starts with no click on Ready."""
+        self.join(room, "bot")
+        self.wait_playing()
 
     @property
     def token(self) -> str:
@@ -290,6 +301,13 @@ def test_lobby_guest_account_and_language_switch(server: Server, browser: Browse
     assert sorted(rooms) == sorted(ROOMS)
     assert "5–800 match points" in page.inner_text(".room[data-room=points]")
     assert "100 coins" in page.inner_text(".room[data-room=wealth]")
+    # What "Stakes 5–800 match points" and "Level 5" mean, said on the page and as tooltips.
+    terms = page.inner_text("[data-testid=lobby-terms]")
+    assert "Match points (底分) are the stake of a game" in terms and "Your level (Level N)" in terms
+    assert page.get_attribute("[data-testid=stakes-points]", "title") == (
+        "Each game here is played for 5 to 800 match points, set by the lowest level at the table."
+    )
+    assert "from your balance" in (page.get_attribute("[data-testid=level-points]", "title") or "")
 
     # How the page names combinations the server has read, and what a joker stands for.
     described = page.evaluate(DESCRIBE_COMBOS)
@@ -310,16 +328,15 @@ def test_lobby_guest_account_and_language_switch(server: Server, browser: Browse
     assert page.inner_text(".room[data-room=points] [data-action=quick]") == "快速匹配"
     assert page.get_attribute("html", "lang") == "zh-CN"
     _assert_no_english(page, dictionaries)
+    assert "底分是一局的赌注" in page.inner_text("[data-testid=lobby-terms]")
+    assert "5 到 800 分" in (page.get_attribute("[data-testid=stakes-points]", "title") or "")
 
     page.reload()  # the language and the session survive a reload
     ana.in_lobby()
     assert page.inner_text("#lobby-title") == "游戏大厅"
     assert ana.token == token
 
-    ana.join("points", "bot")
-    page.wait_for_selector("[data-testid=ready]")
-    ana.ready()
-    ana.wait_playing()
+    ana.play_bots("points")
     assert page.inner_text("#btn-play").startswith("出牌")
     assert page.inner_text("#btn-pass").startswith("不要")
     assert page.inner_text("#btn-hint").startswith("提示")
@@ -422,10 +439,7 @@ def test_two_players_by_invite_play_a_whole_game_and_balances_match_the_ledger(
 def test_bot_game_hint_cycling_selection_illegal_play_and_a_whole_game(server: Server, browser: Browser) -> None:
     ana = Player(browser, server).sign_in("Solo").in_lobby()
     page = ana.page
-    ana.join("points", "bot")
-    page.wait_for_selector("[data-testid=ready]")
-    ana.ready()
-    ana.wait_playing()
+    ana.play_bots("points")
     ana.wait_turn()
 
     # Hint cycles weakest-first through the server's moves and selects their cards.
@@ -487,6 +501,7 @@ def test_bot_game_hint_cycling_selection_illegal_play_and_a_whole_game(server: S
     play_out([ana])
     game_id = check_result_against_ledger(server, ana)
     assert "bot" in page.inner_text("[data-testid=breakdown]").lower()
+    check_two_seat_result_explained(ana)
     page.click("[data-testid=next-game]")
     page.wait_for_function(
         f"() => document.querySelector('#view-table').dataset.gameId !== '{game_id}'"
@@ -565,6 +580,10 @@ def test_quick_match_hosting_reload_restores_hand_table_and_timer_then_escape(se
     dialog.wait_for()
     assert f"{penalty:,} coins" in dialog.inner_text()
     assert "already played" in dialog.inner_text()
+    # R10.3: the normal loss and Bo's contribution come on top; the state prices the penalty only.
+    assert ana.page.inner_text("[data-testid=escape-total]") == (
+        f"Total charged: {penalty:,} coins or more; the exact total is settled when you leave."
+    )
     ana.page.click("#dlg-confirm-cancel")
     assert ana.attr("phase") == "playing"
     ana.page.click("[data-testid=leave]")
@@ -582,6 +601,11 @@ def test_quick_match_hosting_reload_restores_hand_table_and_timer_then_escape(se
         5,
         "the lobby to show Ana's balance after the escape",
     )
+    total = -ana_entry["delta"]
+    assert amount(ana.page.inner_text("[data-testid=report-penalty] dd")) == penalty
+    assert amount(ana.page.inner_text("[data-testid=report-rest] dd")) == total - penalty
+    assert amount(ana.page.inner_text("[data-testid=report-total] dd")) == total
+    assert amount(ana.page.inner_text("[data-testid=report-balance] dd").split("→")[1]) == ana_entry["balance_after"]
     ana.close()
     bo.close()
 
@@ -589,16 +613,14 @@ def test_quick_match_hosting_reload_restores_hand_table_and_timer_then_escape(se
 def test_leave_before_playing_a_card_costs_exactly_the_escape_penalty(server: Server, browser: Browser) -> None:
     ana = Player(browser, server).sign_in("Quitter").in_lobby()
     start = ana.account()["balances"]["points"]
-    ana.join("points", "bot")
-    ana.page.wait_for_selector("[data-testid=ready]")
-    ana.ready()
-    ana.wait_playing()
+    ana.play_bots("points")
     penalty = ana.page.evaluate("window.shuangkou.state.table.escape_penalty")
     assert penalty == 60 * 12
     ana.page.click("[data-testid=leave]")
     dialog = ana.page.locator("dialog[data-testid=escape-dialog]")
     dialog.wait_for()
     assert "escape penalty of 720 points" in dialog.inner_text()
+    assert ana.page.inner_text("[data-testid=escape-total]") == "Total charged: 720 points."
     ana.page.keyboard.press("Escape")  # closes the dialog: nothing happens
     assert ana.attr("phase") == "playing"
     ana.page.click("[data-testid=leave]")
@@ -610,6 +632,16 @@ def test_leave_before_playing_a_card_costs_exactly_the_escape_penalty(server: Se
         "the lobby balance after the escape",
     )
     assert ana.account()["balances"]["points"] == start - 720
+    # What leaving charged, in the lobby: the penalty, the total and the balance before and after.
+    report = ana.page.locator("[data-testid=escape-report]")
+    assert "You left the table: −720 points." in report.inner_text()
+    assert amount(ana.page.inner_text("[data-testid=report-penalty] dd")) == 720
+    assert amount(ana.page.inner_text("[data-testid=report-total] dd")) == 720
+    assert ana.page.locator("[data-testid=report-rest]").count() == 0, "nothing but the penalty"
+    before, after = ana.page.inner_text("[data-testid=report-balance] dd").split("→")
+    assert (amount(before), amount(after)) == (start, start - 720)
+    ana.page.click("[data-testid=escape-report-close]")
+    assert ana.page.is_hidden("[data-testid=escape-report]")
     ana.close()
 
 
@@ -652,10 +684,7 @@ def test_escape_in_host_mode_back_to_the_lobby_then_back_to_the_hosted_seat(serv
 def test_turn_timer_runs_out_with_a_notice_and_hosting_after_three_timeouts(server: Server, browser: Browser) -> None:
     ana = Player(browser, server).sign_in("Slow").in_lobby()
     page = ana.page
-    ana.join("blitz", "bot")
-    page.wait_for_selector("[data-testid=ready]")
-    ana.ready()
-    ana.wait_playing()
+    ana.play_bots("blitz")
     seat = ana.seat()
     page.wait_for_selector(".toast:text('You have timed out 1 time.')", timeout=10000)
     page.wait_for_selector(f"[data-testid=timeouts-{seat}]")
@@ -674,9 +703,7 @@ def test_server_restart_mid_game_the_page_reconnects_by_itself(tmp_path: Path, b
     directory, port = tmp_path / "restart", free_port()
     with run_server(directory, ROOMS, port) as first:
         ana = Player(browser, first).sign_in("Phoenix").in_lobby()
-        ana.join("points", "bot")
-        ana.page.wait_for_selector("[data-testid=ready]")
-        ana.ready()
+        ana.play_bots("points")
         for _ in range(2):
             ana.wait_turn()
             ana.take_turn()
@@ -780,11 +807,8 @@ def test_four_seats_one_player_and_three_bots_play_a_whole_game_in_both_language
     assert page.inner_text("[data-testid=seats-classic]") == "4 players · teams"
     assert page.inner_text("[data-testid=seats-points]") == "2 players"
     assert page.inner_text(".room[data-room=classic] [data-action=bot]") == "Play with bots"
-    solo.join("classic", "bot")
-    page.wait_for_selector("[data-testid=ready]")
+    solo.play_bots("classic")
     assert all(page.is_visible(f"{selector} .seat-info") for selector in SEAT_NODES.values()), "three bots sat down"
-    solo.ready()
-    solo.wait_playing()
     seat = check_four_seat_layout(solo)
     shown, sent = page.evaluate(
         "() => [[0, 1, 2, 3].map(i => document.querySelector(`[data-testid=count-${i}]`)?.textContent ?? null),"
@@ -907,6 +931,372 @@ def test_four_seats_partners_by_invite_with_two_bots_and_a_reload_mid_game(serve
     partner.close()
 
 
+# ---------------------------------------------------------------------------
+# What a new player hit: readable cards, toasts and banners that hide nothing, recent plays,
+# help, Ready against bots, what leaving costs, the result explained, sound
+
+
+def check_two_seat_result_explained(player: Player) -> None:
+    """R9.6: X, a, b and c each say what they mean (both languages); the loser's cards are
+    shown (亮牌, ``game.revealed``); the whole game id can be copied for ``shuangkou replay``."""
+    page = player.page
+    table = server_table(player)
+    settlement = table["settlement"]
+    dictionaries = page.evaluate("import('/i18n.js').then(m => m.dictionaries)")
+    en = dictionaries["en"]
+    loser = 1 - settlement["winner"]
+    revealed = table["game"]["revealed"][loser]
+    assert len(revealed) == settlement["loser_cards_left"] > 0
+    shown = page.get_attribute("[data-testid=loser-cards]", "data-cards") or ""
+    assert shown.split() == revealed
+    assert page.locator("[data-testid=loser-cards] .mini").count() == len(revealed)
+
+    figures = dict(
+        page.eval_on_selector_all(
+            ".facts > div",
+            "nodes => nodes.map(n => [n.querySelector('dd').textContent, n.querySelector('.why')?.textContent])",
+        )
+    )
+    level = en[f"result.{settlement['result']}"]
+    assert figures[f"X = {settlement['match_points']}"] == en["why.X"]
+    assert figures[f"a = {settlement['a']}"] == en["why.a"].replace("{level}", level)
+    doubling = next(why for value, why in figures.items() if value.startswith(f"b = {settlement['b']}"))
+    phase = settlement["doubling_phase"]
+    assert doubling == (en["why.b"].replace("{phase}", f"phase {phase}") if phase else en["why.bNone"])
+    assert figures[f"X·a·b = {settlement['result_points']}"] == en["why.abX"]
+    assert en["why.c"] in page.inner_text("[data-testid=breakdown]")
+
+    game_id = page.input_value("[data-testid=game-id]")
+    assert game_id == table["game_id"] == page.get_attribute("#result-card", "data-game-id") and len(game_id) == 32
+    page.click(".game-id button")
+    page.wait_for_selector(".toast:text('Game id copied.')")
+
+    page.click("[data-lang=zh]")
+    whys = page.eval_on_selector_all(".facts .why", "nodes => nodes.map(n => n.textContent)")
+    assert whys[0] == dictionaries["zh"]["why.X"] and all(re.search(r"[\u4e00-\u9fff]", why) for why in whys)
+    page.click("[data-lang=en]")
+
+
+# Every corner index of the hand: the top-left one of each card is its own and covered by no
+# other card; a bottom-right one is either the card's own (the last of a row) or hidden
+# under the cards drawn after it, never painted over them.
+HAND_INDEXES = """() => {
+  const cards = [...document.querySelectorAll("#hand .card")];
+  const inside = (box, x, y) => x >= box.left && x <= box.right && y >= box.top && y <= box.bottom;
+  const problems = [];
+  cards.forEach((card, index) => {
+    for (const corner of card.querySelectorAll(".corner")) {
+      const box = corner.getBoundingClientRect();
+      const where = corner.classList.contains("tl") ? "top-left" : "bottom-right";
+      const points = [
+        [(box.left + box.right) / 2, (box.top + box.bottom) / 2],
+        [box.right - 1, box.top + 1],
+        [box.left + 1, box.bottom - 1],
+      ];
+      for (const [x, y] of points) {
+        const above = cards.slice(index + 1).find((other) => inside(other.getBoundingClientRect(), x, y));
+        const hit = document.elementFromPoint(x, y)?.closest(".card");
+        const name = `${card.dataset.card} (card ${index})`;
+        if (where === "top-left" && above) problems.push(`${name}: its index is under ${above.dataset.card}`);
+        else if (!above && hit !== card) problems.push(`${name}: ${hit?.dataset.card} shows at its ${where} index`);
+        else if (above && hit === card) problems.push(`${name}: its ${where} index painted over ${above.dataset.card}`);
+      }
+    }
+  });
+  return { cards: cards.length, rows: document.querySelectorAll("#hand .hand-row").length, problems };
+}"""
+
+# Whether the rectangles of two sets of elements meet.
+OVERLAPS = """([mine, theirs]) => {
+  const meet = (a, b) =>
+    a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const boxes = (selector) => [...document.querySelectorAll(selector)]
+    .filter((node) => node.getClientRects().length)
+    .map((node) => ({ id: node.id || node.className, box: node.getBoundingClientRect() }));
+  const hits = [];
+  for (const one of boxes(mine)) {
+    for (const other of boxes(theirs)) if (meet(one.box, other.box)) hits.push([one.id, other.id]);
+  }
+  return { mine: boxes(mine).length, theirs: boxes(theirs).length, hits };
+}"""
+
+
+def settle_hand(page: Page) -> None:
+    """The hand as it rests: dealt, laid out for the width, no card raised by the mouse."""
+    page.mouse.move(1, 1)
+    page.wait_for_function(
+        "() => document.querySelectorAll('#hand .card').length > 0"
+        " && [...document.querySelectorAll('#hand .card')].every(card => card.getAnimations().length === 0)"
+    )
+    page.wait_for_timeout(150)
+
+
+def test_every_card_of_the_hand_shows_its_own_index_at_desktop_and_phone_widths(
+    server: Server, browser: Browser
+) -> None:
+    """A 27-card hand at 1280×800 (one row) and 390×844 (two rows), at two and at four
+    seats: each card's index is readable, none painted over its neighbour's."""
+    for room in ("points", "classic"):
+        player = Player(browser, server).sign_in(f"Reader-{room}").in_lobby()
+        player.play_bots(room)
+        for viewport, rows in ((DESKTOP, 1), (PHONE, 2)):
+            player.page.set_viewport_size(viewport)
+            settle_hand(player.page)
+            seen = player.page.evaluate(HAND_INDEXES)
+            assert (seen["cards"], seen["rows"]) == (27, rows), (room, viewport)
+            assert seen["problems"] == [], (room, viewport)
+        player.close()
+
+
+def test_toasts_cover_no_seat_at_two_and_four_seats(server: Server, browser: Browser) -> None:
+    """Toasts (hosting on, then off: two of them stacked) appear where they cover no seat's
+    name, balance, cards or timer, at desktop and phone widths, two seats and four."""
+    for room, seats in (("points", 2), ("classic", 4)):
+        player = Player(browser, server).sign_in(f"Toasted-{room}").in_lobby()
+        page = player.page
+        player.play_bots(room)
+        for viewport in (DESKTOP, PHONE):
+            page.set_viewport_size(viewport)
+            page.evaluate("document.querySelectorAll('.toast').forEach(node => node.remove())")
+            page.click("#btn-hosting")
+            page.wait_for_selector("#btn-hosting[aria-pressed=true]")
+            page.click("#btn-hosting")
+            page.wait_for_selector("#btn-hosting[aria-pressed=false]")
+            page.wait_for_function("() => document.querySelectorAll('.toast.show').length >= 2")
+            seen = page.evaluate(OVERLAPS, [".toast", "#view-table .seat"])
+            assert seen["mine"] >= 2 and seen["theirs"] == seats, (room, viewport, seen)
+            assert seen["hits"] == [], (room, viewport)
+        player.close()
+
+
+# Sample the bomb banner on every frame while it shows: whether it ever meets the play on
+# the table (its cards with their joker marks, the label, the reading) or "Your lead".
+BANNER_OVER_THE_PLAY = """async () => {
+  const banner = document.querySelector("#banner");
+  const meet = (a, b) =>
+    a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const hidden = new Set();
+  let frames = 0;
+  const end = performance.now() + 2500;
+  while (performance.now() < end) {
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    if (!banner.classList.contains("show") || Number(getComputedStyle(banner).opacity) < 0.05) continue;
+    frames += 1;
+    const box = banner.getBoundingClientRect();
+    const felt = document.querySelector("#felt").getBoundingClientRect();
+    if (box.top < felt.top || box.bottom > felt.bottom) hidden.add("outside the felt");
+    const play = "#felt-center .card, #felt-center .play-label, #felt-center .play-reading, #felt-center .round-info p";
+    for (const node of document.querySelectorAll(play)) {
+      if (meet(box, node.getBoundingClientRect())) hidden.add(node.className);
+    }
+  }
+  return { frames, hidden: [...hidden] };
+}"""
+
+# Press H on to the first bomb among the moves the server pushed; returns it (or null).
+HINT_TO_A_BOMB = """() => {
+  const moves = window.shuangkou.state.moves?.list || [];
+  const index = moves.findIndex((move) => ["bomb", "joker_bomb", "serial_bomb"].includes(move.as));
+  for (let press = 0; press <= index; press += 1) {
+    document.dispatchEvent(new KeyboardEvent("keydown", { key: "h", bubbles: true }));
+  }
+  return index < 0 ? null : moves[index];
+}"""
+
+
+def test_a_bomb_is_announced_above_the_play_without_hiding_it_and_in_the_chosen_language(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """R4: a bomb's banner and the flash of the felt never cover the cards on the table, the
+    label, the joker marks or "Your lead", at desktop and phone widths; switched to 中文
+    while it shows, it speaks Chinese. The deals are seeded so that every hand holds a bomb."""
+    from shuangkou import Game, legal_moves, load_config
+
+    config = load_config("points")  # the test room "points" has the points edition's rules
+
+    def has_bomb(hand: Any) -> bool:
+        return any(move.phase for move in legal_moves(hand, None, config.rules))
+
+    seed = next(
+        seed for seed in range(50) if all(has_bomb(hand) for n in (0, 1) for hand in Game.deal(config, seed + n).hands)
+    )
+    with run_server(tmp_path / "bombs", ROOMS, seed=seed) as seeded:
+        for viewport in (DESKTOP, PHONE):
+            player = Player(browser, seeded, viewport).sign_in("Bomber").in_lobby()
+            page = player.page
+            player.play_bots("points")
+            player.wait_turn()
+            page.wait_for_function("() => window.shuangkou.state.moves?.seq === window.shuangkou.state.table.seq")
+            bomb = page.evaluate(HINT_TO_A_BOMB)
+            assert bomb, "the seeded hand holds a bomb"
+            page.keyboard.press("Enter")
+            page.wait_for_selector("#banner.show")
+            page.click("[data-lang=zh]")
+            assert page.inner_text("#banner .banner-title").startswith("炸弹！")
+            assert "你：" in page.inner_text("#banner .banner-detail")
+            seen = page.evaluate(BANNER_OVER_THE_PLAY)
+            assert seen["frames"] > 10 and seen["hidden"] == [], seen
+            page.click("[data-lang=en]")
+            player.close()
+
+
+def test_recent_plays_scroll_to_the_oldest_and_open_on_a_phone(server: Server, browser: Browser) -> None:
+    """The recent plays (the last eight the server keeps) say when more are below and scroll
+    to them; on a phone a switch with their count opens them over the felt."""
+    player = Player(browser, server).sign_in("Historian").in_lobby()
+    page = player.page
+    player.play_bots("points")
+    deadline = time.monotonic() + 60
+    while page.evaluate("window.shuangkou.state.table.game.plays.length") < 8:
+        assert time.monotonic() < deadline and not player.result_shown(), "eight plays before the end"
+        player.wait_turn()
+        player.take_turn()
+    player.wait_turn()
+    plays = page.evaluate("window.shuangkou.state.table.game.plays.map(play => play.cards)")
+
+    inside = """([outer, inner]) => {
+      const a = document.querySelector(outer).getBoundingClientRect();
+      const b = document.querySelector(inner).getBoundingClientRect();
+      return b.top >= a.top - 1 && b.bottom <= a.bottom + 1 && b.left >= a.left - 1 && b.right <= a.right + 1;
+    }"""
+    assert page.evaluate(inside, ["#felt", "#history"])
+    more = page.locator("#history-more")
+    assert more.is_visible() and re.fullmatch(r"▾ \d+ more", more.inner_text()), "the list says more are below"
+    more.click()
+    page.wait_for_function(
+        "() => { const list = document.querySelector('#history-list');"
+        " return list.scrollTop + list.clientHeight >= list.scrollHeight - 1; }"
+    )
+    page.wait_for_selector("#history-more", state="hidden")
+    assert page.evaluate(inside, ["#history-list", "#history-list li:last-child"]), "the oldest play in view"
+    assert page.locator("#history-list li").count() == len(plays)
+    assert page.get_attribute("#history-list li:last-child", "data-cards") == plays[0], "newest first, oldest last"
+
+    page.set_viewport_size(PHONE)
+    assert page.is_hidden("#history")
+    toggle = page.locator("#btn-history")
+    assert toggle.is_visible() and toggle.inner_text().split()[-1] == str(len(plays))
+    toggle.click()
+    assert page.is_visible("#history") and toggle.get_attribute("aria-expanded") == "true"
+    assert page.locator("#history-list li").count() == len(plays)
+    assert page.evaluate(inside, ["#felt", "#history"])
+    page.eval_on_selector("#history-list", "list => { list.scrollTop = list.scrollHeight; }")
+    assert page.evaluate(inside, ["#history-list", "#history-list li:last-child"])
+    toggle.click()
+    assert page.is_hidden("#history")
+    player.close()
+
+
+def test_help_keeps_its_button_in_view_and_lists_the_bomb_phases(server: Server, browser: Browser) -> None:
+    """The help's button is in view and can be clicked at 1280×800 and 390×844 (the text
+    scrolls above it); the help lists what phase each bomb is (R4), in both languages."""
+    player = Player(browser, server).sign_in("Curious").in_lobby()
+    page = player.page
+    dictionaries = page.evaluate("import('/i18n.js').then(m => m.dictionaries)")
+    for viewport, lang in ((DESKTOP, "en"), (PHONE, "zh")):
+        page.set_viewport_size(viewport)
+        page.click(f"[data-lang={lang}]")
+        page.click("#btn-help")
+        button = page.locator("#dlg-help .dlg-actions button")
+        box = button.bounding_box()
+        dialog = page.locator("#dlg-help").bounding_box()
+        assert box and dialog
+        bottom = box["y"] + box["height"]
+        assert box["y"] >= 0 and bottom <= viewport["height"], (viewport, box)
+        assert dialog["y"] <= box["y"] and bottom <= dialog["y"] + dialog["height"], (viewport, box, dialog)
+        on_top = page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y)?.closest('button')"
+            " === document.querySelector('#dlg-help .dlg-actions button')",
+            [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+        )
+        assert on_top, "nothing covers the button"
+        rows = page.eval_on_selector_all(
+            "[data-testid=bomb-phases] tbody tr",
+            "rows => rows.map(row => [row.dataset.bomb, ...[...row.children].map(cell => cell.textContent)])",
+        )
+        words = dictionaries[lang]
+        assert rows == [[key, words[f"help.bomb.{key}"], words[f"help.bombEx.{key}"], words[f"help.bombPhase.{key}"]]
+                        for key in ("n4", "n5", "n6", "j3", "j4", "nn", "serial")]
+        button.click()
+        page.wait_for_selector("#dlg-help", state="hidden")
+    assert [row[3] for row in rows] == ["4 相", "5 相", "6 相", "6 相", "7 相", "N 相（最多 12）", "X + Y 相（7、8）"]
+    page.click("[data-lang=en]")
+    player.close()
+
+
+def test_play_a_bot_starts_the_game_without_pressing_ready(server: Server, browser: Browser) -> None:
+    """R11.4: the player asked to play against a bot, so the page says Ready by itself, once:
+    the game is dealt with no click, and after it Ready is the player's to press again."""
+    player = Player(browser, server).sign_in("Eager").in_lobby()
+    page = player.page
+    player.join("points", "bot")
+    page.wait_for_selector("#view-table[data-phase=playing]", timeout=10000)  # no click on Ready
+    assert page.evaluate("window.shuangkou.state.autoReady") is False, "said once"
+    page.click("#btn-hosting")  # hosting plays the game out
+    page.wait_for_selector("#result-card [data-testid=next-game]", timeout=60000)
+    page.wait_for_timeout(500)
+    assert page.is_visible("[data-testid=next-game]"), "the next game waits for Ready"
+    assert player.attr("phase") == "settled"
+    player.close()
+
+
+def test_sound_switch_is_remembered_and_no_audio_is_downloaded(server: Server, browser: Browser) -> None:
+    """Sounds are made in the page (Web Audio): your turn and each play sound, the mute
+    switch silences them and is remembered across a reload, and no request fetches audio."""
+    player = Player(browser, server).sign_in("Listener").in_lobby()
+    page = player.page
+    requests: list[tuple[str, str]] = []
+    page.on("request", lambda request: requests.append((request.url, request.resource_type)))
+    player.play_bots("points")
+    player.wait_turn()
+    player.take_turn()
+    page.wait_for_function("() => window.shuangkou.sound.played.includes('play')")
+    assert "turn" in page.evaluate("window.shuangkou.sound.played")
+    switch = page.locator("#btn-sound")
+    assert switch.get_attribute("aria-pressed") == "true"
+    switch.click()
+    assert switch.get_attribute("aria-pressed") == "false"
+    assert page.evaluate("localStorage.getItem('shuangkou.sound')") == "off"
+    page.reload()
+    player.wait_playing()
+    assert page.get_attribute("#btn-sound", "aria-pressed") == "false", "remembered"
+    player.wait_turn()
+    player.take_turn()
+    player.wait_turn()
+    assert page.evaluate("window.shuangkou.sound.allowed"), "the keys pressed let the page sound"
+    assert page.evaluate("window.shuangkou.sound.played") == [], "muted: nothing sounds"
+    page.click("#btn-sound")
+    assert page.evaluate("localStorage.getItem('shuangkou.sound')") == "on"
+    page.evaluate("document.activeElement.blur()")  # Enter plays, rather than pressing the switch again
+    player.take_turn()
+    page.wait_for_function("() => window.shuangkou.sound.played.includes('play')")
+    audio = [(url, kind) for url, kind in requests
+             if kind == "media" or re.search(r"\.(mp3|ogg|oga|wav|m4a|aac|flac|opus|weba)(\?|$)", url)]
+    assert audio == []
+    assert all(url.startswith((server.url, server.url.replace("http", "ws"))) for url, _ in requests), requests
+    player.close()
+
+
+def test_a_quick_match_that_waited_offers_bots(server: Server, browser: Browser) -> None:
+    """A player who waited the room's bot_fill_seconds at a quick-match table is offered bots
+    (the server's ``bots_offered`` notice); taking the offer seats them and the game starts."""
+    player = Player(browser, server).sign_in("Patient").in_lobby()
+    page = player.page
+    player.join("patient", "quick")
+    page.wait_for_selector("[data-testid=waiting]")
+    offer = page.locator("[data-testid=bots-offer]")
+    offer.wait_for(timeout=5000)
+    assert "Nobody has come for the free seat." in offer.inner_text()
+    assert page.is_hidden("[data-testid=fill-bots]"), "one button for the bots"
+    page.click("[data-testid=accept-bots]")
+    player.wait_playing()
+    assert [seat["bot"] for seat in server_table(player)["seats"]] == [False, True]
+    page.click("[data-testid=leave]")
+    page.click("#dlg-confirm-ok")
+    player.in_lobby()
+    player.close()
+
+
 def settle_for_screenshot(page: Page) -> None:
     """Let animations end and clear passing messages (toasts, a bomb banner) before a picture."""
     page.wait_for_selector("#banner:not(.show)", state="attached", timeout=5000)
@@ -930,9 +1320,7 @@ def test_screenshots_for_the_readme(tmp_path: Path, browser: Browser) -> None:
         player = Player(browser, shots).sign_in("Xiao Ming").in_lobby()
         page = player.page
         shoot(page, "lobby")
-        player.join("points", "bot")
-        page.wait_for_selector("[data-testid=ready]")
-        player.ready()
+        player.play_bots("points")
         turns = 0
         while True:  # a few plays, until the bot has just played (several cards, if it will) and it is our turn
             page.wait_for_selector("#view-table[data-turn=me], #result-card [data-testid=next-game]")
@@ -974,9 +1362,7 @@ def test_screenshots_of_a_four_seat_game(tmp_path: Path, browser: Browser) -> No
     with run_server(tmp_path / "shots4", None) as shots:  # the shipped rooms
         player = Player(browser, shots).sign_in("Xiao Ming").in_lobby()
         page = player.page
-        player.join("classic", "bot")
-        page.wait_for_selector("[data-testid=ready]")
-        player.ready()
+        player.play_bots("classic")
         turns = 0
         while True:  # our turn, a play to beat from another seat, and the others' moves beside their seats
             page.wait_for_selector("#view-table[data-turn=me], #result-card [data-testid=next-game]")

@@ -227,3 +227,13 @@ test("C5.8 亮牌: the result shows the cards each seat still held when the serv
   assert.deepEqual(third.cards, ["3H", "3S", "9C", "QD", "BJ", "SJ"]);
   assert.equal(row(S.classicResult(state), "cardsLeft").find((cell) => cell.count === 6).cards, null, "not revealed: counts only");
 });
+
+test("C6: what leaving a four-seat game charges: now and more in settle mode, at the end with hosting", () => {
+  assert.deepEqual(S.escapeCharge(seated4({ escapeMode: "settle" })), { penalty: 1080, edition: "points", when: "now", exact: false },
+    "C6.2: the others' contributions are settled too");
+  assert.deepEqual(S.escapeCharge(seated4()), { penalty: 1080, edition: "points", when: "end", exact: false }, "C6.1");
+  const hosted = S.receiveLeft(S.leaveRequested(seated4()), { type: "left", escape: true, hosted: true });
+  assert.deepEqual([hosted.escapeReport.hosted, hosted.escapeReport.when, hosted.escapeReport.four], [true, "end", true]);
+  const out = S.receiveLeft(S.leaveRequested(seated4({ escapePenalty: null })), { type: "left", escape: false, hosted: false });
+  assert.equal(out.escapeReport, null, "a seat that is out leaves without an escape");
+});

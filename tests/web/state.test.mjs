@@ -354,3 +354,76 @@ test("hosting switched on by a lost connection is switched off on the first stat
   assert.equal(S.shouldResumeControl(seated({ hosting: [true, false], escaped: 0 }), null), false);
   assert.equal(S.shouldResumeControl(S.receiveState(hosted, stateMessage({ hosting: [true, false], seq: 6 })), null), false);
 });
+
+// ---------------------------------------------------------------------------
+// Ready against bots, the offer of bots, what leaving charges, the recent plays' switch
+
+const readyTable = (options = {}) => stateMessage({ phase: "ready", seats: table().seats.map((seat) => ({ ...seat, ready: false })), ...options });
+
+test("R11.4: after Play a bot the page says Ready once, by itself; not after a quick match", () => {
+  let state = S.receiveState(S.joinRequested(S.initialState(), "bot"), readyTable());
+  assert.equal(S.shouldSendReady(state), true);
+  state = S.readySent(state);
+  assert.equal(S.shouldSendReady(state), false, "once");
+  assert.equal(S.shouldSendReady(S.receiveState(state, readyTable({ seq: 6 }))), false);
+  assert.equal(S.shouldSendReady(S.receiveState(S.joinRequested(S.initialState(), "human"), readyTable())), false);
+  const mine = readyTable();
+  mine.table.seats[0].ready = true;
+  assert.equal(S.shouldSendReady(S.receiveState(S.joinRequested(S.initialState(), "bot"), mine)), false, "already ready");
+  const waiting = S.receiveState(S.joinRequested(S.initialState(), "bot"), stateMessage({ phase: "waiting", seats: [table().seats[0], null] }));
+  assert.equal(S.shouldSendReady(waiting), false, "the bot is not seated yet");
+  assert.equal(S.shouldSendReady(S.receiveState(waiting, readyTable({ seq: 6 }))), true, "then it is");
+  const refused = S.receiveError(S.joinRequested(S.initialState(), "bot"), { type: "error", code: "below_entry" });
+  assert.equal(refused.autoReady, false, "a refused join says nothing");
+  assert.equal(S.receiveState(S.joinRequested(S.initialState(), "bot"), stateMessage()).autoReady, false, "a game already playing");
+});
+
+test("bots_offered: the offer shows while our table waits with free seats, and taking it says Ready", () => {
+  const waiting = stateMessage({ phase: "waiting", seats: [table().seats[0], null] });
+  let state = S.receiveState(S.initialState(), waiting);
+  state = S.receiveNotice(state, { type: "notice", code: "bots_offered", count: 1, message: "…" });
+  assert.equal(S.botOffer(state), 1);
+  assert.equal(state.message, null, "no message under the hand");
+  const taken = S.botsAccepted(state);
+  assert.equal(S.botOffer(taken), null);
+  assert.equal(S.shouldSendReady(S.receiveState(taken, readyTable({ seq: 6 }))), true);
+  assert.equal(S.botOffer(S.receiveState(state, readyTable({ seq: 6 }))), null, "someone sat down: no offer");
+  assert.equal(S.botOffer(S.receiveState(state, { ...waiting, table: { ...waiting.table, id: "T2" } })), null, "another table");
+  assert.equal(S.botOffer(S.showLobby(state)), null);
+  assert.equal(S.receiveNotice(S.initialState(), { code: "bots_offered", count: 1 }).botOffer, null, "not seated: nothing offered");
+});
+
+test("R10.3: what leaving charges in all, as the dialog states it", () => {
+  assert.deepEqual(S.escapeCharge(seated()), { penalty: 720, edition: "points", when: "now", exact: true });
+  assert.deepEqual(S.escapeCharge(seated({ played: [true, false] })), { penalty: 720, edition: "points", when: "now", exact: false },
+    "after a card the normal loss and the opponent's contribution come on top");
+  assert.deepEqual(S.escapeCharge(seated({ escapeMode: "host" })), { penalty: 0, edition: "points", when: "none", exact: false },
+    "R10.1: hosting plays on and the game is settled normally");
+  assert.equal(S.escapeCharge(seated({ phase: "ready" })), null);
+});
+
+test("after leaving, the lobby shows the penalty, the rest and the total the balance lost", () => {
+  const played = S.leaveRequested(seated({ played: [true, false] }));
+  let state = S.receiveLeft(played, { type: "left", escape: true, hosted: false });
+  assert.equal(state.view, "lobby");
+  assert.equal(state.escapeReport.total, null, "not settled yet");
+  assert.equal(S.escapeCharged(state, { balances: { points: 1000 } }), state);
+  state = S.escapeCharged(state, { balances: { points: 160 } });
+  assert.deepEqual(
+    { penalty: state.escapeReport.penalty, rest: state.escapeReport.rest, total: state.escapeReport.total, before: state.escapeReport.before, after: state.escapeReport.after },
+    { penalty: 720, rest: 120, total: 840, before: 1000, after: 160 },
+  );
+  assert.equal(S.dismissEscapeReport(state).escapeReport, null);
+  assert.equal(S.joinRequested(state, "human").escapeReport, null, "gone with the next game");
+  const hosted = S.receiveLeft(S.leaveRequested(seated({ escapeMode: "host" })), { type: "left", escape: true, hosted: true });
+  assert.equal(hosted.escapeReport.hosted, true);
+  assert.equal(S.escapeCharged(hosted, { balances: { points: 1000 } }), hosted, "settled only when hosting has played it out");
+  const between = S.receiveLeft(S.leaveRequested(seated({ phase: "ready" })), { type: "left", escape: false, hosted: false });
+  assert.equal(between.escapeReport, null, "leaving between games charges nothing");
+});
+
+test("the recent plays' switch opens and closes them", () => {
+  const state = S.toggleHistory(seated());
+  assert.equal(state.historyOpen, true);
+  assert.equal(S.toggleHistory(state).historyOpen, false);
+});

@@ -5,16 +5,18 @@
 
 import { t, setLang, applyStatic } from "./i18n.js";
 import { cardLabel, describeCombo, parseCard, phaseText } from "./cards.js";
-import { $, announce, toast } from "./dom.js";
+import { $, announce, h, redrawToasts, toast } from "./dom.js";
 import { api, Link } from "./net.js";
 import * as S from "./state.js";
-import { money, seatName, signed, unit } from "./render/common.js";
+import { money, seatName } from "./render/common.js";
 import { focusHand, handNodes, handRows, layoutHand, renderHand, renderSelection, shakeSelection } from "./render/hand.js";
 import { renderLobby, renderLogin, renderLoginError } from "./render/lobby.js";
-import { confirmDialog, openHelp, renderConnection, renderTopbar, renderView } from "./render/page.js";
+import { confirmDialog, openHelp, renderConnection, renderSound, renderTopbar, renderView } from "./render/page.js";
 import {
-  messageText, renderActions, renderMessage, renderSortLabel, renderTable, renderTimers, showBanner,
+  messageText, renderActions, renderHistory, renderMessage, renderSortLabel, renderTable, renderTimers, showBanner,
+  updateHistoryMore,
 } from "./render/table.js";
+import { Sound } from "./sound.js";
 
 const TOKEN_KEY = "shuangkou.token";
 const SORT_KEY = "shuangkou.sort";
@@ -31,8 +33,10 @@ let state = S.initialState({
 });
 let link = null;
 let drag = null; // a selection by dragging across the hand: {on, pointer, last, row}
+const sound = new Sound(localStorage);
+let ticked = null; // the last "time running out" tick: {deadline, seconds}
 
-const actions = { join, leave, ready, copyInvite, fillBots };
+const actions = { join, leave, ready, copyInvite, fillBots, acceptBots, copyGameId, dismissReport };
 
 // ---------------------------------------------------------------------------
 // Drawing
@@ -40,6 +44,7 @@ const actions = { join, leave, ready, copyInvite, fillBots };
 function render() {
   renderView(state);
   renderTopbar(state, actions);
+  renderSound(sound);
   renderSortLabel(state);
   if (state.view === "lobby") renderLobby(state, actions);
   if (state.view === "table") renderTable(state, actions, Date.now());
@@ -85,7 +90,7 @@ function connect() {
 
 function send(message) {
   if (link && link.send(message)) return true;
-  toast(t("conn.notConnected"), "error");
+  toast(() => t("conn.notConnected"), "error");
   return false;
 }
 
@@ -120,9 +125,9 @@ function receive(message) {
       onError(message);
       break;
     case "left":
-      if (message.hosted) toast(t("left.hosted"), "warn", 6000); // an escaper's hosted seat plays on (R10.1)
-      state = S.receiveLeft(state);
+      state = S.receiveLeft(state, message);
       enterLobby();
+      if (message.hosted) toast(() => t("left.hosted"), "warn", 6000); // an escaper's hosted seat plays on (R10.1)
       break;
     case "closed":
       onClosed(message.reason);
@@ -154,9 +159,9 @@ function onClosed(reason) {
   switch (reason) {
     case "not_ready":
     case "table_closed":
-      toast(t(`closed.${reason}`), reason === "not_ready" ? "warn" : "info", reason === "not_ready" ? 5000 : 3600);
       link.restart();
       enterLobby();
+      toast(() => t(`closed.${reason}`), reason === "not_ready" ? "warn" : "info", reason === "not_ready" ? 5000 : 3600);
       break;
     case "replaced":
       link.stop();
@@ -169,7 +174,7 @@ function onClosed(reason) {
       }).then(() => link.restart());
       break;
     case "shutdown":
-      toast(t("closed.shutdown"), "warn", 5000);
+      toast(() => t("closed.shutdown"), "warn", 5000);
       break;
     default:
       break;
@@ -197,11 +202,8 @@ async function refreshAccount() {
   try {
     const [account, rooms] = await Promise.all([loadMe(), api("/api/rooms")]);
     state = S.receiveRooms(state, rooms.rooms);
-    const settled = S.escapeSettled(state, account);
-    if (settled) {
-      toast(t("leave.done", { delta: signed(settled.delta), unit: unit(settled.edition) }), "warn", 6000);
-      state = S.leavingDone(state);
-    }
+    const charged = S.escapeCharged(state, account);
+    if (charged !== state) state = S.leavingDone(charged);
   } catch (problem) {
     if (problem.status === 401) {
       signOut();
@@ -213,7 +215,7 @@ async function refreshAccount() {
 
 function join(room, opponent) {
   if (state.joining) return;
-  state = S.joinRequested(state);
+  state = S.joinRequested(state, opponent);
   renderLobby(state, actions);
   if (!send({ type: "join", room, opponent })) {
     state = S.joinFailed(state);
@@ -247,27 +249,39 @@ async function submitLogin(event) {
 
 function onState(message) {
   const before = state;
-  if (before.invite) {
-    if (message.table.id !== before.invite) toast(t("invite.alreadySeated"), "warn", 5000);
-    clearInviteUrl();
-  }
+  if (before.invite) clearInviteUrl();
   state = S.receiveState(state, message);
   if (state.gameId !== before.gameId) forgetOldHosting(state.gameId);
   const events = message.events || [];
+  renderView(state);
   events.forEach(tellEvent);
   resumeControl();
-  renderView(state);
+  sayReady();
   renderTopbar(state, actions);
   renderTable(state, actions, Date.now());
-  if (S.isMyTurn(state) && !S.isMyTurn(before) && !S.hostingOn(state)) announce(t("msg.yourTurn"));
+  if (before.invite && message.table.id !== before.invite) toast(() => t("invite.alreadySeated"), "warn", 5000);
+  if (S.isMyTurn(state) && !S.isMyTurn(before) && !S.hostingOn(state)) {
+    announce(t("msg.yourTurn"));
+    sound.play("turn");
+  }
+  if (state.table.phase === "settled" && before.table?.phase === "playing") {
+    sound.play(state.table.settlement?.deltas?.[state.table.you] >= 0 ? "win" : "lose");
+  }
   state = S.dealShown(state);
+}
+
+/** Against bots the player asked to play: the page says Ready for them (once). */
+function sayReady() {
+  if (!S.shouldSendReady(state)) return;
+  state = S.readySent(state);
+  send({ type: "ready" });
 }
 
 /** After a reconnect, hosting that the connection loss switched on is switched off again. */
 function resumeControl() {
   if (!S.shouldResumeControl(state, localStorage.getItem(HOSTING_KEY + state.table.game_id))) return;
   send({ type: "hosting", on: false });
-  toast(t("conn.resumed"), "info");
+  toast(() => t("conn.resumed"), "info");
 }
 
 function rememberHosting(reason) {
@@ -281,12 +295,18 @@ function forgetOldHosting(current) {
   }
 }
 
-/** What an event says to the player: announcements, toasts, the bomb banner (a play's `combo` view). */
+/** What an event says to the player: announcements, toasts, sounds, the bomb banner (a
+ * play's `combo` view). Toasts and banners are words in the current language, redrawn when
+ * it changes. */
 function tellEvent(event) {
   const combo = event.combo;
   const seat = event.seat;
-  const me = S.mySeat(state);
-  const name = seatName(state, seat);
+  const mine = seat === S.mySeat(state);
+  const name = () => seatName(state, seat);
+  const tell = (words, kind, ms) => {
+    toast(words, kind, ms);
+    announce(words());
+  };
   switch (event.type) {
     case "deal": {
       const game = state.table.game;
@@ -295,51 +315,51 @@ function tellEvent(event) {
       break;
     }
     case "play": {
-      if (S.isBomb(combo)) {
-        showBanner(t("ev.bombTitle", { phase: phaseText(combo.phase) }), t("ev.played", { name, combo: describeCombo(combo) }), "bomb");
+      const bomb = S.isBomb(combo);
+      sound.play(bomb ? "bomb" : "play");
+      if (bomb && S.isPlaying(state)) {
+        showBanner("bomb", () => [t("ev.bombTitle", { phase: phaseText(combo.phase) }),
+          t("ev.played", { name: name(), combo: describeCombo(combo) })]);
       }
       const how = event.cause && event.cause !== "player" ? ` (${t(`cause.${event.cause}`)})` : "";
-      announce(`${t("ev.played", { name, combo: describeCombo(combo) })}${how}`);
+      announce(`${t("ev.played", { name: name(), combo: describeCombo(combo) })}${how}`);
       break;
     }
     case "pass":
-      announce(t(`bubble.${event.cause || "player"}`) + ` — ${name}`);
+      sound.play("pass");
+      announce(t(`bubble.${event.cause || "player"}`) + ` — ${name()}`);
       break;
     case "timeout":
-      if (seat !== me) toast(t("ev.oppTimeout", { name, count: event.count }), "info");
+      if (!mine) toast(() => t("ev.oppTimeout", { name: name(), count: event.count }), "info");
       break;
     case "hosting": {
       const cause = event.cause || "player";
-      if (seat === me) {
+      if (mine) {
         if (event.on) rememberHosting(cause);
         else if (state.gameId) localStorage.removeItem(HOSTING_KEY + state.gameId);
-        toast(event.on ? t(`ev.hostingOn.${cause}`) : t("ev.hostingOff"), event.on ? "warn" : "info");
+        toast(() => (event.on ? t(`ev.hostingOn.${cause}`) : t("ev.hostingOff")), event.on ? "warn" : "info");
       } else {
-        toast(event.on ? t("ev.oppHostingOn", { name }) : t("ev.oppHostingOff", { name }), "info");
+        toast(() => (event.on ? t("ev.oppHostingOn", { name: name() }) : t("ev.oppHostingOff", { name: name() })), "info");
       }
       break;
     }
     case "escape":
-      if (seat !== me) toast(t("ev.oppEscaped", { name }), "warn", 5000);
+      if (!mine) toast(() => t("ev.oppEscaped", { name: name() }), "warn", 5000);
       break;
     case "out": {
-      const text = seat === me ? t("ev.youOut", { place: t(`place.${event.place}`) }) : t("ev.out", { name, place: t(`place.${event.place}`) });
-      toast(text, "info");
-      announce(text);
+      const place = () => t(`place.${event.place}`);
+      tell(() => (mine ? t("ev.youOut", { place: place() }) : t("ev.out", { name: name(), place: place() })), "info");
       break;
     }
     case "jiefeng": {
-      const text = seat === me ? t("round.youJiefeng") : t("round.jiefeng", { name });
-      showBanner(t("ev.jiefengTitle"), text, "jiefeng");
-      announce(text);
+      const words = () => (mine ? t("round.youJiefeng") : t("round.jiefeng", { name: name() }));
+      showBanner("jiefeng", () => [t("ev.jiefengTitle"), words()]);
+      announce(words());
       break;
     }
-    case "swap": {
-      const text = t("deal.swap", { a: name, b: seatName(state, event.with) });
-      toast(text, "warn", 6000);
-      announce(text);
+    case "swap":
+      tell(() => t("deal.swap", { a: name(), b: seatName(state, event.with) }), "warn", 6000);
       break;
-    }
     default:
       break;
   }
@@ -347,9 +367,13 @@ function tellEvent(event) {
 
 function onNotice(message) {
   if (message.code === "timed_out") {
-    toast(t("notice.timedOut", { count: message.count }), "warn", 4500);
+    toast(() => t("notice.timedOut", { count: message.count }), "warn", 4500);
     state = S.receiveNotice(state, message);
     renderMessage(state);
+  } else if (message.code === "bots_offered") {
+    state = S.receiveNotice(state, message);
+    renderTable(state, actions, Date.now());
+    announce(t("offer.title", { count: message.count }));
   } else {
     toast(message.message, "info");
   }
@@ -357,7 +381,8 @@ function onNotice(message) {
 
 function onError(message) {
   const outcome = S.errorOutcome(state, message);
-  const text = messageText({ code: message.code, text: message.message, onTable: S.currentGame(state)?.table?.combo || null });
+  const said = { code: message.code, text: message.message, onTable: S.currentGame(state)?.table?.combo || null };
+  const text = () => messageText(said);
   state = S.receiveError(state, message);
   switch (outcome) {
     case "login":
@@ -365,8 +390,8 @@ function onError(message) {
       break;
     case "invite":
       clearInviteUrl();
-      toast(text, "error", 5000);
       enterLobby();
+      toast(text, "error", 5000);
       break;
     case "rejoin":
       link.restart();
@@ -504,6 +529,7 @@ async function leave() {
       body.push(t("leave.bodySettle", { penalty: money(escape.penalty, escape.edition) }));
       if (escape.played) body.push(t("leave.bodyPlayed"));
     }
+    body.push(h("strong", { "data-testid": "escape-total" }, chargeText(S.escapeCharge(state))));
     const ok = await confirmDialog({
       title: t("leave.title"),
       body,
@@ -518,18 +544,57 @@ async function leave() {
   send({ type: "leave" });
 }
 
+/** What the escape dialog says leaving charges in all (`S.escapeCharge`). */
+function chargeText(charge) {
+  const total = money(charge.penalty, charge.edition);
+  if (charge.when === "none") return t("leave.totalNone");
+  if (charge.when === "end") return t("leave.totalEnd", { total });
+  return t(charge.exact ? "leave.total" : "leave.atLeast", { total });
+}
+
 /** Bots sit down in every free seat of our table (an invitation, or a quick match still waiting). */
 function fillBots() {
   send({ type: "bots" });
 }
 
-function copyInvite() {
-  const input = $("#invite-link");
+/** The server's offer of bots is taken: they sit down and the page says Ready for the player. */
+function acceptBots() {
+  if (!send({ type: "bots" })) return;
+  state = S.botsAccepted(state);
+  renderTable(state, actions, Date.now());
+}
+
+function dismissReport() {
+  state = S.dismissEscapeReport(state);
+  renderLobby(state, actions);
+}
+
+/** Copy a read-only field (the invitation link, the game id) and say so. */
+function copyField(selector, doneKey) {
+  const input = $(selector);
   if (!input) return;
   input.select();
-  const done = () => toast(t("invite.copied"), "info");
+  const done = () => toast(() => t(doneKey), "info");
   if (navigator.clipboard?.writeText) navigator.clipboard.writeText(input.value).then(done, () => document.execCommand("copy") && done());
   else if (document.execCommand("copy")) done();
+}
+
+function copyInvite() {
+  copyField("#invite-link", "invite.copied");
+}
+
+function copyGameId() {
+  copyField("#game-id", "result.idCopied");
+}
+
+function toggleSound() {
+  sound.setMuted(!sound.muted);
+  renderSound(sound);
+}
+
+function toggleHistory() {
+  state = S.toggleHistory(state);
+  renderHistory(state);
 }
 
 // ---------------------------------------------------------------------------
@@ -538,7 +603,18 @@ function copyInvite() {
 function tick() {
   const now = Date.now();
   renderTimers(now);
+  tickLastSeconds(now);
   if (!$("#conn-banner").hidden) renderConnection(state, now);
+}
+
+/** The last seconds of our turn: a tick each second. */
+function tickLastSeconds(now) {
+  const table = state.table;
+  if (!S.isMyTurn(state) || S.hostingOn(state) || !table.turn_deadline) return;
+  const { seconds, urgent } = S.turnTimer(table.turn_deadline, table.turn_seconds, now);
+  if (!urgent || seconds <= 0 || (ticked && ticked.deadline === table.turn_deadline && ticked.seconds === seconds)) return;
+  ticked = { deadline: table.turn_deadline, seconds };
+  sound.play("tick");
 }
 
 function onKey(event) {
@@ -619,11 +695,13 @@ function onKey(event) {
 async function start() {
   applyStatic();
   renderSortLabel(state);
+  renderSound(sound);
   for (const button of document.querySelectorAll(".lang-switch [data-lang]")) {
     button.addEventListener("click", () => {
       setLang(button.dataset.lang);
       applyStatic();
       render();
+      redrawToasts();
     });
   }
   $("#login-form").addEventListener("submit", submitLogin);
@@ -633,6 +711,15 @@ async function start() {
   $("#btn-hosting").addEventListener("click", toggleHosting);
   $("#btn-sort").addEventListener("click", toggleSort);
   $("#btn-help").addEventListener("click", openHelp);
+  $("#btn-sound").addEventListener("click", toggleSound);
+  $("#btn-history").addEventListener("click", toggleHistory);
+  $("#history-list").addEventListener("scroll", updateHistoryMore, { passive: true });
+  $("#history-more").addEventListener("click", () => {
+    const list = $("#history-list");
+    list.scrollTo({ top: list.scrollHeight, behavior: "smooth" });
+  });
+  window.addEventListener("resize", updateHistoryMore);
+  for (const type of ["pointerdown", "keydown"]) document.addEventListener(type, () => sound.allow(), { once: true, capture: true });
   $("#btn-reconnect").addEventListener("click", () => link?.wake());
   document.addEventListener("keydown", onKey);
   bindHand();
@@ -640,7 +727,7 @@ async function start() {
   setInterval(() => {
     if (state.view === "lobby" && document.visibilityState === "visible" && !state.joining) refreshAccount();
   }, 15000);
-  window.shuangkou = { get state() { return state; }, receive }; // for debugging in the console
+  window.shuangkou = { get state() { return state; }, receive, sound }; // for debugging in the console
 
   if (!state.token) {
     showLogin();

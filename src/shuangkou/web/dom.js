@@ -27,12 +27,28 @@ export function announce(text) {
   requestAnimationFrame(() => { live.textContent = text; });
 }
 
-export function toast(text, kind = "info", ms = 3600) {
-  const node = h("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" }, text);
-  $("#toasts").append(node);
+const toastWords = new WeakMap(); // a toast's words in the current language
+
+/**
+ * A passing message: `words` is its text, or a function giving it in the current language
+ * (redrawn by `redrawToasts` when the language changes). At the table it appears at the top
+ * of the felt, where it covers no seat (names, balances, card counts, timers); elsewhere,
+ * and over the result, under the top bar.
+ */
+export function toast(words, kind = "info", ms = 3600) {
+  const text = typeof words === "function" ? words : () => words;
+  const node = h("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" }, text());
+  toastWords.set(node, text);
+  const atTable = document.body.dataset.view === "table" && $("#result").hidden;
+  $(atTable ? "#table-toasts" : "#toasts").append(node);
   requestAnimationFrame(() => node.classList.add("show"));
   setTimeout(() => {
     node.classList.remove("show");
     setTimeout(() => node.remove(), 400);
   }, ms);
+}
+
+/** The toasts still shown, in the current language. */
+export function redrawToasts() {
+  for (const node of document.querySelectorAll(".toast")) node.textContent = toastWords.get(node)();
 }

@@ -38,7 +38,12 @@ export function initialState({ token = null, invite = null, sort = "rank" } = {}
     names: {},
     message: null,
     joining: false,
+    autoReady: false, // the player asked to play against bots: the page says Ready for them once
+    botOffer: null, // {table, count}: the server offers bots for the free seats of a waiting table
     leaving: null,
+    leaveCharge: null, // what the escape dialog said leaving would cost, kept until `left`
+    escapeReport: null, // what leaving charged, shown in the lobby until dismissed
+    historyOpen: false, // the recent plays, opened by their switch on narrow screens
     dealAnimation: false,
   };
 }
@@ -237,6 +242,23 @@ export function escapeDialog(state) {
   return { mode: table.escape_mode, penalty: table.escape_penalty, edition: table.edition, played: Boolean(table.game.played?.[table.you]) };
 }
 
+/**
+ * What leaving now charges, as the escape dialog states it, from the server's
+ * `escape_penalty`: `{penalty, edition, when, exact}`. `when` is "now" (`settle`: the game
+ * ends and is settled at once), "end" (`host` at four seats: the penalty is charged with
+ * the game's result, C6.1) or "none" (`host` at two seats: no penalty, the game is settled
+ * normally, R10.1). `exact` says the penalty is the whole charge: with two seats before
+ * the escaper has played a card (R10.3 adds the normal loss and the opponent's
+ * contribution after one); with four seats the others' contributions are added (C6.2).
+ */
+export function escapeCharge(state) {
+  const escape = escapeDialog(state);
+  if (!escape) return null;
+  const four = isFourSeat(state);
+  const when = escape.mode === "settle" ? "now" : four ? "end" : "none";
+  return { penalty: when === "none" ? 0 : escape.penalty, edition: escape.edition, when, exact: when === "now" && !four && !escape.played };
+}
+
 /** The change of balance an escape settled, once the account shows it: {delta, edition} or null. */
 export function escapeSettled(state, account) {
   const leaving = state.leaving;
@@ -409,16 +431,24 @@ export function receivePong(state) {
 
 /** The lobby is shown (joining is over). */
 export function showLobby(state) {
-  return { ...state, view: "lobby", table: null, joining: false };
+  return { ...state, view: "lobby", table: null, joining: false, autoReady: false, botOffer: null };
 }
 
 export function showLoginView(state) {
   return { ...state, view: "login" };
 }
 
-/** `left`: the connection stays open and the page goes back to the lobby. */
-export function receiveLeft(state) {
-  return showLobby(state);
+/**
+ * `left`: the connection stays open and the page goes back to the lobby. An escape
+ * (`escape`), or a seat that hosting plays on (`hosted`), leaves a report for the lobby:
+ * what the dialog said it would cost, completed by `escapeCharged` once settled.
+ */
+export function receiveLeft(state, message = {}) {
+  const charge = state.leaveCharge;
+  const report = charge && (message.escape || message.hosted)
+    ? { ...charge, hosted: Boolean(message.hosted), four: isFourSeat(state), total: null, rest: null, before: null, after: null }
+    : null;
+  return { ...showLobby(state), leaveCharge: null, escapeReport: report };
 }
 
 /** `closed`: the table is gone for every reason but a shutdown. */
@@ -444,23 +474,84 @@ export function receiveRooms(state, rooms) {
   return { ...state, rooms: rooms || state.rooms };
 }
 
-export function joinRequested(state) {
-  return { ...state, joining: true };
+/** A join was sent; against bots (`opponent` "bot") the page will say Ready by itself. */
+export function joinRequested(state, opponent = null) {
+  return { ...state, joining: true, autoReady: opponent === "bot", escapeReport: null };
 }
 
 export function joinFailed(state) {
-  return { ...state, joining: false };
+  return { ...state, joining: false, autoReady: false };
+}
+
+/** Whether to send `ready` for the player now: they asked to play against bots, the seats
+ * are all taken and the player is not ready yet. */
+export function shouldSendReady(state) {
+  const table = state.table;
+  return state.autoReady && Boolean(table) && table.phase === "ready" && table.you !== null && !table.seats[table.you]?.ready;
+}
+
+/** `ready` was sent for the player: once only. */
+export function readySent(state) {
+  return { ...state, autoReady: false };
+}
+
+/** The bots the server offers for our waiting table (`bots_offered`): the count of free
+ * seats, or null once no longer offered (the table filled, or we are elsewhere). */
+export function botOffer(state) {
+  const offer = state.botOffer;
+  const table = state.table;
+  if (!offer || !table || table.id !== offer.table || table.phase !== "waiting") return null;
+  const free = table.seats.filter((seat) => seat === null).length;
+  return free ? free : null;
+}
+
+/** The offer is taken: bots sit down, and the page says Ready for the player, who asked to play. */
+export function botsAccepted(state) {
+  return { ...state, botOffer: null, autoReady: true };
+}
+
+/** The recent plays' switch (narrow screens). */
+export function toggleHistory(state) {
+  return { ...state, historyOpen: !state.historyOpen };
 }
 
 /** Leaving: remember the balance before, so that the lobby can show what the escape cost. */
 export function leaveRequested(state) {
   const table = state.table;
   const seat = table.seats[table.you];
-  return { ...state, leaving: isPlaying(state) ? { edition: table.edition, balance: seat?.balance ?? null } : null };
+  const playing = isPlaying(state);
+  return {
+    ...state,
+    leaving: playing ? { edition: table.edition, balance: seat?.balance ?? null } : null,
+    leaveCharge: playing ? escapeCharge(state) : null,
+  };
 }
 
 export function leavingDone(state) {
   return { ...state, leaving: null };
+}
+
+/**
+ * The lobby's account after an escape: what it charged. `{penalty, total, rest, before,
+ * after, edition}`, every number the server's (the penalty from the last state, the
+ * balances before and after from the table and the account): `total` is what the
+ * balance lost, `rest` what it lost beyond the penalty (the normal loss and
+ * contributions, R10.3, C6.2). Nothing changes while the escape is not settled yet.
+ */
+export function escapeCharged(state, account) {
+  const report = state.escapeReport;
+  const settled = escapeSettled(state, account);
+  if (!report || report.hosted || report.after !== null || !settled) return state;
+  const total = -settled.delta;
+  const before = state.leaving.balance;
+  return {
+    ...state,
+    escapeReport: { ...report, total, rest: Math.max(0, total - report.penalty), before, after: before + settled.delta },
+  };
+}
+
+export function dismissEscapeReport(state) {
+  return { ...state, escapeReport: null };
 }
 
 // ---------------------------------------------------------------------------
@@ -507,6 +598,8 @@ export function receiveState(state, message) {
     };
   }
   if (state.table && state.table.seq !== table.seq) next = { ...next, hintIndex: -1 }; // moves are for one state
+  if (next.botOffer && next.botOffer.table !== table.id) next = { ...next, botOffer: null };
+  if (next.autoReady && (table.phase === "playing" || table.phase === "settled")) next = { ...next, autoReady: false };
   const names = !state.table || state.table.id !== table.id ? {} : { ...state.names };
   table.seats.forEach((seat, index) => {
     if (seat) names[index] = { name: seat.name, bot: seat.bot };
@@ -584,8 +677,10 @@ export function jiefengSeat(state) {
   return seat !== null && isPlaying(state) && !game.table && game.to_act === seat ? seat : null;
 }
 
-/** `notice`: the timer ran out (the message stays until the next play), else a toast only. */
+/** `notice`: the timer ran out (the message stays until the next play); bots are offered
+ * for the free seats of our waiting table; else a toast only. */
 export function receiveNotice(state, message) {
+  if (message.code === "bots_offered") return state.table ? { ...state, botOffer: { table: state.table.id, count: message.count } } : state;
   if (message.code !== "timed_out") return state;
   return { ...state, message: { kind: "warn", source: "notice", key: "notice.timedOut", vars: { count: message.count } } };
 }
@@ -611,7 +706,7 @@ export function errorOutcome(state, message) {
 /** `error`: a refusal; nothing changed on the server. */
 export function receiveError(state, message) {
   const outcome = errorOutcome(state, message);
-  const next = { ...state, busy: false, joining: false };
+  const next = { ...state, busy: false, joining: false, autoReady: state.joining ? false : state.autoReady };
   switch (outcome) {
     case "login":
       return forgetToken(next);

@@ -3,7 +3,7 @@
 import { t, formatNumber } from "../i18n.js";
 import { cardFace, parseCard } from "../cards.js";
 import { $, h } from "../dom.js";
-import { money, roomTitle, unit } from "./common.js";
+import { money, roomTitle, signed, unit } from "./common.js";
 
 const RULE_KEYS = ["help.rule1", "help.rule2", "help.rule3", "help.rule4", "help.rule5"];
 
@@ -24,10 +24,11 @@ export function renderLoginError(text) {
   if (text) error.textContent = text;
 }
 
-/** The lobby; `join(room, opponent)` is called by the rooms' buttons. */
-export function renderLobby(state, { join }) {
+/** The lobby; `join(room, opponent)` is called by the rooms' buttons, `dismissReport` by the escape report's. */
+export function renderLobby(state, { join, dismissReport }) {
   if (state.view !== "lobby") return;
   renderRules();
+  renderEscapeReport(state.escapeReport, dismissReport);
   const account = state.account;
   $("#lobby-greeting").textContent = account ? t("lobby.hello", { name: account.name }) : "";
   const wallets = $("#wallets");
@@ -40,7 +41,7 @@ export function renderLobby(state, { join }) {
         h("span", { class: "wallet-label" }, t(`edition.${edition}`)),
         h("span", { class: "wallet-amount", "data-testid": `balance-${edition}` }, formatNumber(balances[edition])),
         h("span", { class: "wallet-unit" }, unit(edition)),
-        level !== undefined ? h("span", { class: "wallet-level", "data-testid": `level-${edition}` },
+        level !== undefined ? h("span", { class: "wallet-level", "data-testid": `level-${edition}`, title: t("lobby.levelHelp") },
           t("lobby.level", { level })) : null),
     );
   }
@@ -51,9 +52,10 @@ export function renderLobby(state, { join }) {
     const tooPoor = room.entry !== null && room.entry !== undefined && balance !== undefined && balance < room.entry;
     const disabled = state.joining || !room.open || tooPoor || state.connection.status !== "open";
     const four = room.seats === 4;
+    const stakes = { lo: formatNumber(room.stakes[0]), hi: formatNumber(room.stakes[1]) };
     const facts = h("dl", { class: "room-facts" },
-      h("div", {}, h("dt", {}, t("room.stakes")),
-        h("dd", {}, t("room.stakesValue", { lo: formatNumber(room.stakes[0]), hi: formatNumber(room.stakes[1]) }))),
+      h("div", { title: t("room.stakesHelp", stakes), "data-testid": `stakes-${room.name}` }, h("dt", {}, t("room.stakes")),
+        h("dd", {}, t("room.stakesValue", stakes))),
       h("div", {}, h("dt", {}, t("room.turn")), h("dd", {}, t("room.seconds", { s: formatNumber(room.turn_seconds) }))),
       room.entry ? h("div", {}, h("dt", {}, t("room.entry")), h("dd", {}, money(room.entry, room.edition))) : null,
       h("div", {}, h("dt", {}, t("room.players")), h("dd", {}, formatNumber(room.players))),
@@ -79,6 +81,38 @@ export function renderLobby(state, { join }) {
             onclick: () => join(room.name, "invite") }, four ? t("room.inviteFriends") : t("room.invite")))),
     );
   }
+}
+
+/**
+ * After leaving a game: what it charged (the escape penalty, the rest of the loss and the
+ * total, the balance before and after), or, while hosting plays the seat on, that the
+ * game is settled at its end.
+ */
+function renderEscapeReport(report, dismiss) {
+  const node = $("#escape-report");
+  node.hidden = !report || (!report.hosted && report.total === null);
+  if (node.hidden) {
+    node.replaceChildren();
+    return;
+  }
+  const { edition } = report;
+  const rows = report.hosted
+    ? []
+    : [
+      ["report.penalty", money(report.penalty, edition), "penalty"],
+      report.rest ? ["report.rest", money(report.rest, edition), "rest"] : null,
+      ["report.total", money(report.total, edition), "total"],
+      ["report.balance", `${money(report.before, edition)} → ${money(report.after, edition)}`, "balance"],
+    ].filter(Boolean);
+  const notes = report.hosted
+    ? [t("left.hosted"), report.when === "end" ? t("report.hostedEnd", { penalty: money(report.penalty, edition) }) : null].filter(Boolean)
+    : [];
+  node.replaceChildren(h("section", { class: "escape-report", "data-testid": "escape-report", "aria-labelledby": "escape-report-title" },
+    h("h2", { id: "escape-report-title" }, report.hosted ? t("report.hostedTitle")
+      : t("leave.done", { delta: signed(-report.total), unit: unit(edition) })),
+    rows.length ? h("dl", {}, ...rows.map(([key, value, testid]) => h("div", { "data-testid": `report-${testid}` }, h("dt", {}, t(key)), h("dd", {}, value)))) : null,
+    ...notes.map((note) => h("p", {}, note)),
+    h("button", { type: "button", class: "btn ghost small", onclick: dismiss, "data-testid": "escape-report-close" }, t("report.close"))));
 }
 
 function renderRules() {

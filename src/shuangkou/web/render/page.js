@@ -13,6 +13,8 @@ const HELP_KEYS = [
   ["3–9 0 J Q K A 2", "help.keyRank"], ["X / D", "help.keyJoker"], ["Enter", "help.keyPlay"],
   ["P", "help.keyPass"], ["H", "help.keyHint"], ["S", "help.keySort"], ["Esc", "help.keyClear"], ["?", "help.keyHelp"],
 ];
+/** The rows of the help's bomb table (R4, C3.1): each names its bomb, an example and its phase, all as text. */
+const BOMB_ROWS = ["n4", "n5", "n6", "j3", "j4", "nn", "serial"];
 
 /** Show the state's view and hide the others. */
 export function renderView(state) {
@@ -74,10 +76,25 @@ export function confirmDialog({ title, body, ok, cancel, tone = "danger", testid
   });
 }
 
+/** The sound switch in the top bar: pressed while sound is on. */
+export function renderSound(sound) {
+  const button = $("#btn-sound");
+  const muted = sound.muted;
+  button.setAttribute("aria-pressed", muted ? "false" : "true");
+  button.title = t(muted ? "sound.off" : "sound.on");
+}
+
 export function openHelp() {
   $("#dlg-help-body").replaceChildren(
     h("p", {}, t("help.intro")),
     h("ul", { class: "help-rules" }, ...ruleItems()),
+    h("h3", {}, t("help.bombs")),
+    h("p", {}, t("help.bombsIntro")),
+    h("table", { class: "bomb-phases", "data-testid": "bomb-phases" },
+      h("thead", {}, h("tr", {}, ...["help.bombCol", "help.exampleCol", "help.phaseCol"].map((key) => h("th", { scope: "col" }, t(key))))),
+      h("tbody", {}, ...BOMB_ROWS.map((row) => h("tr", { "data-bomb": row },
+        h("th", { scope: "row" }, t(`help.bomb.${row}`)), h("td", {}, t(`help.bombEx.${row}`)), h("td", { class: "phase" }, t(`help.bombPhase.${row}`)))))),
+    h("p", { class: "hint-text" }, t("help.bombsNote")),
     h("h3", {}, t("help.keys")),
     h("table", { class: "keys" }, h("tbody", {}, ...HELP_KEYS.map(([key, text]) =>
       h("tr", {}, h("th", { scope: "row" }, h("kbd", {}, key)), h("td", {}, t(text)))))),
@@ -85,5 +102,5 @@ export function openHelp() {
   );
   const dialog = $("#dlg-help");
   dialog.showModal();
-  dialog.scrollTop = 0;
+  $("#dlg-help-body").scrollTop = 0;
 }

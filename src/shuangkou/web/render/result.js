@@ -2,10 +2,10 @@
 // and Ready / Lobby.
 
 import { t, formatNumber } from "../i18n.js";
-import { describeCombo, heldText, phaseText } from "../cards.js";
+import { describeCombo, heldText, parseCards, phaseText } from "../cards.js";
 import { $, announce, h } from "../dom.js";
 import { canFillWithBots, classicResult, resultSummary } from "../state.js";
-import { displayName, money, seatName, signed, unit } from "./common.js";
+import { displayName, miniCard, money, seatName, signed, unit } from "./common.js";
 
 /** Show (or hide) the result overlay. `actions`: {leave, ready}. */
 export function renderResult(state, actions) {
@@ -36,7 +36,7 @@ export function renderResult(state, actions) {
   row(t("result.level"), (seat) => t("lobby.level", { level: settlement.levels[seat] }));
   row(t("result.phase"), (seat) => phaseSummary(phases[seat]));
   row(t("result.bombs"), (seat) => bombList(phases[seat]));
-  row(t("result.contribution"), (seat) => t("result.contributionValue", {
+  row(explained(t("result.contribution"), t("why.c")), (seat) => t("result.contributionValue", {
     c: settlement.contribution_multipliers[seat], x: formatNumber(settlement.match_points),
     v: formatNumber(settlement.contributions[seat]),
   }));
@@ -50,15 +50,10 @@ export function renderResult(state, actions) {
   row(t("result.after"), (seat) => h("strong", { "data-testid": `after-${seat}` }, money(settlement.balances_after[seat], edition)));
 
   const facts = [
-    [t("result.matchPoints"), `X = ${formatNumber(settlement.match_points)}`],
-    [t("result.resultLevel"), `a = ${settlement.a}`],
-    [t("result.doubling"), `b = ${settlement.b}${settlement.doubling_phase ? ` (${phaseText(settlement.doubling_phase)})` : ""}`],
-    [t("result.resultPoints"), `X·a·b = ${formatNumber(settlement.result_points)}`],
+    ...stakeFacts(settlement, summary.level === "escape" ? t("why.aEscape") : t("why.a", { level })),
+    [t("result.resultPoints"), `X·a·b = ${formatNumber(settlement.result_points)}`, t("why.abX")],
   ];
-  if (summary.cardsLeft !== null) {
-    const held = summary.loserCards?.length ? ` · ${heldText(summary.loserCards)}` : "";
-    facts.splice(2, 0, [t("result.cardsLeft"), `${formatNumber(summary.cardsLeft)}${held}`]);
-  }
+  if (summary.cardsLeft !== null) facts.splice(2, 0, [t("result.cardsLeft"), loserCards(summary), t("why.cardsLeft")]);
   if (settlement.penalty) facts.push([t("result.penaltyTotal"), `${formatNumber(settlement.penalty)} (${t("result.due")} ${formatNumber(settlement.due)})`]);
   if (settlement.win_fee) facts.push([t("result.winFee"), money(settlement.win_fee, edition)]);
   if (settlement.house) facts.push([t("result.house"), signed(settlement.house)]);
@@ -81,13 +76,13 @@ export function renderResult(state, actions) {
       h("h2", { id: "result-title", "data-testid": "result-title" }, title),
       h("p", { class: "result-level" }, level),
       h("p", { class: `result-delta ${delta >= 0 ? "up" : "down"}`, "data-testid": "my-delta" }, `${signed(delta)} ${unit(edition)}`)),
-    h("dl", { class: "facts" }, ...facts.map(([label, value]) => h("div", {}, h("dt", {}, label), h("dd", {}, value)))),
+    factList(facts),
     h("table", { class: "breakdown", "data-testid": "breakdown" },
       h("caption", { class: "sr-only" }, t("result.caption")),
       h("thead", {}, h("tr", {}, h("td", {}), ...columns.map((seat) => h("th", { scope: "col" }, seat === you ? t("seat.you") : seatName(state, seat))))),
       h("tbody", {}, ...rows)),
     notes.length ? h("p", { class: "result-notes" }, notes.join(" ")) : null,
-    h("p", { class: "game-id" }, t("result.gameId", { id: summary.gameId.slice(0, 8) })),
+    gameIdField(summary.gameId, actions.copyGameId),
     readyArea, resultActions].filter(Boolean));
   shown(card, summary, wasHidden, `${title}. ${level}. ${signed(delta)} ${unit(edition)}`);
 }
@@ -123,16 +118,14 @@ function renderClassicResult(state, summary, actions) {
   const title = summary.title === "otherEscaped" ? t("result.oppEscaped", { name: name(summary.escaper) }) : t(`result.${summary.title}`);
   const level = t(`result.${summary.level}`);
   const rows = summary.rows.map(({ key, cells }) => h("tr", { "data-row": key },
-    h("th", { scope: "row" }, t(`result4.${key}`)),
+    h("th", { scope: "row" }, key === "contribution" ? explained(t(`result4.${key}`), t("why.c4")) : t(`result4.${key}`)),
     ...cells.map((value, index) => h("td", { "data-seat": String(columns[index]) }, classicCell(key, value, columns[index], edition)))));
   const facts = [
-    [t("result.matchPoints"), `X = ${formatNumber(settlement.match_points)}`],
-    [t("result.resultLevel"), `a = ${settlement.a}`],
-    [t("result.doubling"), `b = ${settlement.b}${settlement.doubling_phase ? ` (${phaseText(settlement.doubling_phase)})` : ""}`],
-    [t("result.resultPoints"), `X·a·b = ${formatNumber(settlement.result_points)}`],
+    ...stakeFacts(settlement, summary.level === "escape" ? t("why.aEscape4") : t("why.a4", { level })),
+    [t("result.resultPoints"), `X·a·b = ${formatNumber(settlement.result_points)}`, t("why.abX4")],
     [t("result4.teamPhases"), t("result4.teamPhasesValue", {
       us: teamPhase(summary.teamPhases, state, you), them: teamPhase(summary.teamPhases, state, columns[2]),
-    })],
+    }), t("why.teamPhases")],
   ];
   if (settlement.penalty) facts.push([t("result.penaltyTotal"), money(settlement.penalty, edition)]);
   if (settlement.house) facts.push([t("result.house"), signed(settlement.house)]);
@@ -160,16 +153,55 @@ function renderClassicResult(state, summary, actions) {
       h("p", { class: "result-level", "data-testid": "result-level" }, level),
       h("p", { class: `result-delta ${delta >= 0 ? "up" : "down"}`, "data-testid": "my-delta" }, `${signed(delta)} ${unit(edition)}`)),
     order,
-    h("dl", { class: "facts" }, ...facts.map(([label, value]) => h("div", {}, h("dt", {}, label), h("dd", {}, value)))),
+    factList(facts),
     h("div", { class: "breakdown-wrap" },
       h("table", { class: "breakdown four", "data-testid": "breakdown" },
         h("caption", { class: "sr-only" }, t("result4.caption")),
         h("thead", {}, h("tr", {}, h("td", {}), ...columns.map(header))),
         h("tbody", {}, ...rows))),
     notes.length ? h("p", { class: "result-notes" }, notes.join(" ")) : null,
-    h("p", { class: "game-id" }, t("result.gameId", { id: summary.gameId.slice(0, 8) })),
+    gameIdField(summary.gameId, actions.copyGameId),
     readyArea, resultButtons(summary, actions)].filter(Boolean));
   shown(card, summary, wasHidden, `${title}. ${level}. ${signed(delta)} ${unit(edition)}`);
+}
+
+/** X, a and b with what each means (R9.1, C5): `why` says where a comes from. */
+function stakeFacts(settlement, why) {
+  const phase = settlement.doubling_phase;
+  return [
+    [t("result.matchPoints"), `X = ${formatNumber(settlement.match_points)}`, t("why.X")],
+    [t("result.resultLevel"), `a = ${settlement.a}`, why],
+    [t("result.doubling"), `b = ${settlement.b}${phase ? ` (${phaseText(phase)})` : ""}`,
+      phase ? t("why.b", { phase: phaseText(phase) }) : t("why.bNone")],
+  ];
+}
+
+/** The result's figures, each `[label, value, what it means]`: the meaning under the figure and as its tooltip. */
+function factList(facts) {
+  return h("dl", { class: "facts" }, ...facts.map(([label, value, why]) => h("div", why ? { title: why } : {},
+    h("dt", {}, label), h("dd", {}, value), why ? h("p", { class: "why" }, why) : null)));
+}
+
+/** A label with a line of explanation under it. */
+function explained(label, why) {
+  return [h("span", { title: why }, label), h("span", { class: "why" }, why)];
+}
+
+/** The loser's cards left: how many, and once the game is over the cards themselves (亮牌). */
+function loserCards(summary) {
+  const cards = summary.loserCards || [];
+  return h("span", { class: "loser-cards", "data-testid": "loser-cards", "data-cards": cards.join(" ") },
+    formatNumber(summary.cardsLeft), cards.length ? h("span", { class: "held-cards", "aria-label": heldText(cards) },
+      ...parseCards(cards.join(" ")).map((card) => miniCard(card))) : null);
+}
+
+/** The whole game id, to copy (`shuangkou replay GAME_ID`). */
+function gameIdField(id, copy) {
+  return h("div", { class: "game-id" },
+    h("label", { for: "game-id" }, t("result.gameIdLabel")),
+    h("div", { class: "game-id-row" },
+      h("input", { id: "game-id", readonly: true, value: id, "data-testid": "game-id", onfocus: (event) => event.target.select() }),
+      h("button", { type: "button", class: "btn ghost small", onclick: copy }, t("result.copyId"))));
 }
 
 /** A team's phase (C4.2) as the settlement lists it, team 0 = seats 0 and 2. */

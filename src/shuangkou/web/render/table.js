@@ -9,7 +9,7 @@ import {
 } from "../cards.js";
 import { $, h } from "../dom.js";
 import {
-  actionButtons, bubbleOf, canFillWithBots, currentGame, hintCount, isBomb, isFourSeat, isMyTurn, isPlaying, jiefengSeat,
+  actionButtons, botOffer, bubbleOf, canFillWithBots, currentGame, hintCount, isBomb, isFourSeat, isMyTurn, isPlaying, jiefengSeat,
   mySeat, opponentSeat, placeOf, readiness, seatAction, seatCount, seatPositions, secondsUntil, sideOf, turnTimer,
 } from "../state.js";
 import { displayName, initial, miniCard, money, seatName } from "./common.js";
@@ -20,7 +20,7 @@ import { renderResult } from "./result.js";
 const SEAT_NODES = { me: "#seat-me", top: "#seat-opp", left: "#seat-left", right: "#seat-right" };
 const BUBBLE_NODES = { me: "#bubble-me", top: "#bubble-opp", left: "#bubble-left", right: "#bubble-right" };
 
-/** Everything at the table. `actions`: {leave, ready, copyInvite, fillBots} for the buttons drawn here. */
+/** Everything at the table. `actions`: {leave, ready, copyInvite, fillBots, acceptBots, copyGameId} for the buttons drawn here. */
 export function renderTable(state, actions, now) {
   if (state.view !== "table" || !state.table) return;
   const table = state.table;
@@ -48,6 +48,7 @@ export function renderTable(state, actions, now) {
   renderMessage(state);
   renderResult(state, actions);
   renderTimers(now);
+  drawBanner();
 }
 
 /** One seat at its place (`position`: "me", "top", "left" or "right"). */
@@ -123,7 +124,7 @@ function renderSeat(state, node, index, position) {
   }
 }
 
-function renderCenter(state, { leave, ready, copyInvite, fillBots }) {
+function renderCenter(state, { leave, ready, copyInvite, fillBots, acceptBots }) {
   const center = $("#felt-center");
   center.replaceChildren();
   const table = state.table;
@@ -133,17 +134,22 @@ function renderCenter(state, { leave, ready, copyInvite, fillBots }) {
   if (table.phase === "waiting" && seats.some((seat) => seat === null)) {
     const link = `${location.origin}${location.pathname}?table=${encodeURIComponent(table.id)}`;
     const seated = seats.filter(Boolean).length;
+    const offered = botOffer(state);
     center.append(h("div", { class: "panel waiting", "data-testid": "waiting" },
       h("div", { class: "spinner big", "aria-hidden": "true" }),
       h("h2", {}, four ? t("wait.title4") : t("wait.title")),
       h("p", {}, four ? t("wait.body4", { seated, seats: seats.length }) : t("wait.body")),
+      offered ? h("div", { class: "bot-offer", role: "status", "data-testid": "bots-offer" },
+        h("p", { class: "offer-title" }, t("offer.title", { count: offered })),
+        h("p", {}, t("offer.body")),
+        h("button", { type: "button", class: "btn primary", onclick: acceptBots, "data-testid": "accept-bots" }, t("offer.accept"))) : null,
       h("label", { for: "invite-link", class: "invite-label" }, four ? t("invite.label4") : t("invite.label")),
       h("div", { class: "invite-row" },
         h("input", { id: "invite-link", readonly: true, value: link, "data-testid": "invite-link",
           onfocus: (event) => event.target.select() }),
         h("button", { type: "button", class: "btn secondary", onclick: copyInvite }, t("invite.copy"))),
       h("div", { class: "waiting-actions" },
-        canFillWithBots(state)
+        canFillWithBots(state) && !offered
           ? h("button", { type: "button", class: "btn secondary", onclick: fillBots, "data-testid": "fill-bots" }, t("wait.bots"))
           : null,
         h("button", { type: "button", class: "btn ghost", onclick: leave }, t("wait.back")))));
@@ -268,22 +274,43 @@ function renderBubbles(state) {
   }
 }
 
-function renderHistory(state) {
+/** The recent plays, newest first: beside the felt's middle on wide screens, behind a switch
+ * (with their count) on narrow ones, where they open over the felt. */
+export function renderHistory(state) {
   const list = $("#history-list");
   list.replaceChildren();
   const game = currentGame(state);
   const plays = game ? [...game.plays].reverse() : [];
   $("#history").hidden = !plays.length;
+  const toggle = $("#btn-history");
+  toggle.hidden = !plays.length;
+  toggle.setAttribute("aria-expanded", state.historyOpen ? "true" : "false");
+  $("#history-count").textContent = String(plays.length);
+  $("#felt").classList.toggle("history-open", state.historyOpen && plays.length > 0);
   for (const entry of plays) {
     const cards = parseCards(entry.cards);
     const bomb = isBomb(entry.combo);
     const side = sideOf(state, entry.seat);
-    list.append(h("li", { class: `${entry.seat === mySeat(state) ? "mine" : "theirs"}${side ? ` side-${side}` : ""}${bomb ? " bomb" : ""}` },
+    list.append(h("li", { class: `${entry.seat === mySeat(state) ? "mine" : "theirs"}${side ? ` side-${side}` : ""}${bomb ? " bomb" : ""}`, "data-cards": entry.cards },
       h("span", { class: "h-who" }, seatName(state, entry.seat)),
       h("span", { class: "h-what" }, describeCombo(entry.combo), bomb ? ` · ${phaseText(entry.combo.phase)}` : ""),
       h("span", { class: "h-cards", "aria-hidden": "true" }, ...cards.map((card) => miniCard(card))),
       entry.cause !== "player" ? h("span", { class: "tag tag-cause" }, t(`cause.${entry.cause}`)) : null));
   }
+  list.scrollTop = 0;
+  updateHistoryMore();
+}
+
+/** "▾ N more" under the recent plays while some of them are scrolled out of sight below;
+ * it scrolls them into view. */
+export function updateHistoryMore() {
+  const list = $("#history-list");
+  const more = $("#history-more");
+  more.hidden = !(list.clientHeight && list.scrollTop + list.clientHeight < list.scrollHeight - 1);
+  if (more.hidden) return;
+  const bottom = list.getBoundingClientRect().bottom;
+  const below = [...list.children].filter((item) => item.getBoundingClientRect().bottom > bottom + 1).length;
+  more.textContent = t("history.more", { count: below });
 }
 
 function renderFlipChip(state) {
@@ -373,16 +400,42 @@ export function renderTimers(now) {
   }
 }
 
+const BANNER_MS = 2200;
+let banner = null; // the banner up: {words: () => [title, detail]} in the current language
 let bannerTimer = null;
 
-/** A banner across the felt (a bomb and its phase, 接风), emptied when it has faded. */
-export function showBanner(title, detail, kind) {
-  const banner = $("#banner");
-  banner.replaceChildren(h("span", { class: "banner-title" }, title), h("span", { class: "banner-detail" }, detail));
-  banner.className = `banner show banner-${kind}`;
+/**
+ * A banner at the top of the felt (a bomb and its phase, 接风), above the play and never
+ * over a card; a bomb also flashes the felt's rim. `words()` gives its title and detail in
+ * the current language, so a change of language redraws it. Emptied when it has faded.
+ */
+export function showBanner(kind, words) {
+  const node = $("#banner");
+  banner = { words };
+  drawBanner();
+  node.className = "banner";
+  void node.offsetWidth; // restart the animation
+  node.className = `banner show banner-${kind}`;
+  if (kind === "bomb") flashFelt();
   clearTimeout(bannerTimer);
   bannerTimer = setTimeout(() => {
-    banner.className = "banner";
-    banner.replaceChildren();
-  }, 2200);
+    banner = null;
+    node.className = "banner";
+    node.replaceChildren();
+  }, BANNER_MS);
+}
+
+/** The banner's words, in the current language. */
+export function drawBanner() {
+  if (!banner) return;
+  const [title, detail] = banner.words();
+  $("#banner").replaceChildren(h("span", { class: "banner-title" }, title), h("span", { class: "banner-detail" }, detail));
+}
+
+function flashFelt() {
+  const felt = $("#felt");
+  felt.classList.remove("boom");
+  void felt.offsetWidth;
+  felt.classList.add("boom");
+  felt.addEventListener("animationend", () => felt.classList.remove("boom"), { once: true });
 }
