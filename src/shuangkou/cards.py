@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum, IntEnum
+from itertools import chain, repeat
 
 __all__ = [
     "DECK",
@@ -225,7 +226,7 @@ def parse_counts(text: str) -> Counts:
 
 def cards_from_counts(counts: Counts) -> list[Card]:
     """Suitless cards for ``counts``, lowest rank first."""
-    return [_SUITLESS[slot] for slot, count in enumerate(counts) for _ in range(count)]
+    return list(chain.from_iterable(map(repeat, _SUITLESS, counts)))
 
 
 _SUITLESS = tuple(Card(Rank(slot + 3)) for slot in range(NUM_SLOTS))
