@@ -59,9 +59,10 @@ Entry = tuple[int, tuple[Combo, ...]]
 _by_key = itemgetter(0)
 _moves_of = itemgetter(1)
 
-# Templates kept per process: a run window's moves are the only ones that vary enough to
-# need a bound (a few MB when full).
+# Templates kept per process (each bound holds a few MB when full): run windows and the
+# keys that find them vary with the hand; one rank's moves hardly do.
 _WINDOW_CACHE_SIZE = 1 << 14
+_KEY_CACHE_SIZE = 1 << 15
 _SLOT_CACHE_SIZE = 1 << 12
 
 
@@ -99,14 +100,15 @@ def legal_moves(
     ranks = bytes(counts[:SJ_SLOT])
     small, big = wild_jokers(counts, rules)
     if table_combo is None:
-        entries = _leads(counts, ranks, small, big, rules)
+        ordinary = _leads(counts, ranks, small, big)
+        ordinary.sort(key=_by_key)  # ordinary keys are small ints, which sort fast
     elif table_combo.kind.is_bomb:
-        entries = _bombs(counts, ranks, small, big, rules, table_combo)
+        ordinary = []
     else:
-        entries = _ordinary_follows(counts, ranks, table_combo, small, big)
-        entries += _bombs(counts, ranks, small, big, rules, table_combo)
-    entries.sort(key=_by_key)  # stable: moves of equal key stay in the generator's order
-    return list(chain.from_iterable(map(_moves_of, entries)))
+        ordinary = _ordinary_follows(counts, ranks, table_combo, small, big)  # made in order
+    bombs = _bombs(counts, ranks, small, big, rules, table_combo)
+    bombs.sort(key=_by_key)  # stable: serial bombs of equal key stay in the order made
+    return list(chain.from_iterable(map(_moves_of, ordinary + bombs)))
 
 
 # The generators below take the hand twice: as counts, and its natural ranks 3..2 as
@@ -114,28 +116,28 @@ def legal_moves(
 # cheap keys of the cached templates.
 
 
-def _leads(hand: Counts, ranks: bytes, small: int, big: int, rules: Rules) -> list[Entry]:
-    """Every move of the hand on a lead, grouped by hint key."""
+def _leads(hand: Counts, ranks: bytes, small: int, big: int) -> list[Entry]:
+    """Every ordinary move of the hand on a lead (its bombs are :func:`_bombs`)."""
     entries: list[Entry] = []
     for slot in _slots_holding(ranks.translate(_AT_LEAST[1])):
-        entries += _slot_leads(slot, hand[slot], small, big)
+        entries += _rank_sets(slot, hand[slot], small, big)
     for width in (1, 2):
         entries += _face_value_sets(width, hand[SJ_SLOT], hand[BJ_SLOT])
     for kind in RUN_SHAPES:
         entries += _runs(ranks, kind, None, 0, small, big)
-    entries += _joker_bombs(hand, rules)
-    entries += _serial_bombs(hand, ranks, small, big, rules, None)
     return entries
 
 
 def _ordinary_follows(hand: Counts, ranks: bytes, table: Combo, small: int, big: int) -> list[Entry]:
-    """The ordinary moves of the table's kind and length with a higher top (R6.1)."""
+    """The ordinary moves of the table's kind and length with a higher top (R6.1), made
+    in hint order (the top rank rises with the template, and each template's groups are
+    weakest first)."""
     if table.kind in RUN_SHAPES:
         return _runs(ranks, table.kind, table.length, table.top, small, big)
     width = _SET_KINDS.index(table.kind) + 1
     lowest = max(0, table.top - 2)  # the slot above the table's rank
     entries = list(_sets_from(width, lowest, ranks[lowest:].translate(_CAPPED[width]), small, big))
-    if width <= 2:
+    if width <= 2 and hand[SJ_SLOT] + hand[BJ_SLOT]:
         entries += [
             entry
             for entry in _face_value_sets(width, hand[SJ_SLOT], hand[BJ_SLOT])
@@ -149,9 +151,8 @@ def _bombs(
 ) -> list[Entry]:
     """Every bomb of the hand (R4, R5.5) that beats ``table`` (any bomb beats an ordinary
     table, R6.2); a serial bomb under its strongest reading that beats the table (R5.3)."""
-    jokers = small + big
     entries: list[Entry] = []
-    for slot in _slots_holding(ranks.translate(_AT_LEAST[max(1, 4 - jokers)])):
+    for slot in _slots_holding(ranks.translate(_AT_LEAST[max(1, 4 - small - big)])):
         entries += _n_bombs(slot, hand[slot], small, big)
     entries += _joker_bombs(hand, rules)
     entries += _serial_bombs(hand, ranks, small, big, rules, table)
@@ -166,9 +167,9 @@ _CAPPED = tuple(bytes(min(count, width) for count in range(256)) for width in ra
 """``bytes.translate`` tables: the cards of a rank a run of ``width`` may take."""
 
 
-@lru_cache(maxsize=_SLOT_CACHE_SIZE)
+@cache
 def _slots_holding(flags: bytes) -> tuple[int, ...]:
-    """The slots flagged 1."""
+    """The slots flagged 1 (of the 13 natural ranks: 8,192 keys at most)."""
     return tuple(slot for slot, flag in enumerate(flags) if flag)
 
 
@@ -180,19 +181,23 @@ def _shortfall_table(width: int, jokers: int) -> bytes:
     return bytes(min(max(0, width - count), jokers + 1) for count in range(256))
 
 
-@lru_cache(maxsize=_SLOT_CACHE_SIZE)
-def _windows(shortfalls: bytes, jokers: int, shortest: int, only_shortest: bool) -> tuple[tuple[int, int], ...]:
-    """(start, end) of the windows of consecutive slots, ``shortest`` long or longer (only
-    that long with ``only_shortest``), whose ``shortfalls`` the jokers cover."""
+@lru_cache(maxsize=_KEY_CACHE_SIZE)
+def _windows(shortfalls: bytes, jokers: int, shortest: int, only_shortest: bool) -> tuple[slice, ...]:
+    """The windows of consecutive slots, ``shortest`` long or longer (only that long with
+    ``only_shortest``), whose ``shortfalls`` the jokers cover, by start."""
     below = list(accumulate(shortfalls, initial=0))  # below[i]: shortfall of the slots below i
-    found = []
+    spans = []
     for start in range(len(shortfalls) - shortest + 1):
         longest = shortest if only_shortest else len(shortfalls) - start
         for end in range(start + shortest, start + longest + 1):
             if below[end] - below[start] > jokers:
                 break  # longer windows from this start fall short too
-            found.append((start, end))
-    return tuple(found)
+            spans.append(_SPANS[start][end])
+    return tuple(spans)
+
+
+_SPANS = tuple(tuple(slice(start, end) for end in range(SJ_SLOT + 1)) for start in range(SJ_SLOT + 1))
+"""``_SPANS[start][end]``: one shared slice per window."""
 
 
 @cache
@@ -227,7 +232,7 @@ def _sets(width: int, slot: int, have: int, small: int, big: int) -> tuple[Entry
     return tuple(_single_moves(moves))
 
 
-@lru_cache(maxsize=_SLOT_CACHE_SIZE)
+@lru_cache(maxsize=_KEY_CACHE_SIZE)
 def _sets_from(width: int, lowest: int, capped: bytes, small: int, big: int) -> tuple[Entry, ...]:
     """Singles, pairs or triples of the ranks from slot ``lowest`` on, ``capped`` giving
     the cards at hand per rank (capped at ``width``)."""
@@ -249,10 +254,9 @@ def _n_bombs(slot: int, have: int, small: int, big: int) -> tuple[Entry, ...]:
 
 
 @lru_cache(maxsize=_SLOT_CACHE_SIZE)
-def _slot_leads(slot: int, have: int, small: int, big: int) -> tuple[Entry, ...]:
-    """Every lead of one rank and wild jokers: sets and N-bombs."""
-    sets = (_sets(width, slot, min(have, width), small, big) for width in (1, 2, 3))
-    return (*chain.from_iterable(sets), *_n_bombs(slot, have, small, big))
+def _rank_sets(slot: int, have: int, small: int, big: int) -> tuple[Entry, ...]:
+    """The singles, pairs and triples of one rank with wild jokers."""
+    return tuple(chain.from_iterable(_sets(width, slot, min(have, width), small, big) for width in (1, 2, 3)))
 
 
 @cache
@@ -290,16 +294,17 @@ def _runs(
     width, minimum = RUN_SHAPES[kind]
     jokers = small + big
     naturals = ranks[: ACE_SLOT + 1]
-    windows = _windows(
-        naturals.translate(_shortfall_table(width, jokers)), jokers, only_length or minimum, bool(only_length)
-    )
-    if not windows:
+    shortest = only_length or minimum
+    if sum(naturals) + jokers < width * shortest:
+        return []  # too few cards for the shortest run
+    spans = _windows(naturals.translate(_shortfall_table(width, jokers)), jokers, shortest, bool(only_length))
+    if not spans:
         return []
     capped = naturals.translate(_CAPPED[width])
     entries: list[Entry] = []
-    for start, end in windows:
-        if end + 2 > above:  # the run's top rank is end + 2
-            entries += _window(kind, start, capped[start:end], small, big)
+    for span in spans:
+        if span.stop + 2 > above:  # the run's top rank is its end + 2
+            entries += _window(kind, span.start, capped[span], small, big)
     return entries
 
 
@@ -326,14 +331,12 @@ def _window(kind: Kind, start: int, window: bytes, small: int, big: int) -> tupl
     reading = run_reading(start, length, width)
     entries = []
     for left, sets in enumerate(naturals):
-        for split in splits[short + left]:
-            moves = tuple(
-                _new_combo(Combo, (kind, length, top, 0, top, natural + split, reading))
-                for natural in sets
-                if not _also_serial_bomb(width, length, natural + split)
-            )
+        for split in splits[short + left] if sets else ():
+            moves = [_new_combo(Combo, (kind, length, top, 0, top, natural + split, reading)) for natural in sets]
+            if width == 3 and length >= 4:
+                moves = [move for move in moves if not _also_serial_bomb(move.cards)]
             if moves:
-                entries.append((hint_key(moves[0]), moves))
+                entries.append((hint_key(moves[0]), tuple(moves)))
     return tuple(entries)
 
 
@@ -352,12 +355,12 @@ def _choices(window: bytes, spare: int) -> tuple[tuple[Counts, int], ...]:
     )
 
 
-def _also_serial_bomb(width: int, length: int, cards: Counts) -> bool:
-    """True for a triple run that can also read as a serial bomb (a straight or pair run
-    would need more than four jokers). The run's ranks end at A at most and its jokers are
-    all wild, so the default rules decide this for every variant: a serial window holding
-    its natural ranks always fits below 2 (R4.6)."""
-    return width == 3 and length >= 4 and best_serial_bomb(cards) is not None
+def _also_serial_bomb(cards: Counts) -> bool:
+    """True for a triple run of four ranks or more that can also read as a serial bomb (a
+    shorter one, a straight or a pair run would need more than four jokers). The run's
+    ranks end at A at most and its jokers are all wild, so the default rules decide this
+    for every variant: a serial window holding its natural ranks always fits below 2 (R4.6)."""
+    return best_serial_bomb(cards) is not None
 
 
 def _serial_bombs(
@@ -368,9 +371,11 @@ def _serial_bombs(
     reading that does (R5.3, R6.4)."""
     jokers = small + big
     last = TWO_SLOT if rules.serial_bomb_two else ACE_SLOT
+    naturals = ranks[: last + 1]
+    if sum(naturals) + jokers < 12:
+        return []  # three ranks of four cards at least
     # The starts of three ranks of four cards that the jokers can fill.
-    shortfalls = ranks[: last + 1].translate(_shortfall_table(4, jokers))
-    starts = [start for start, _ in _windows(shortfalls, jokers, 3, True)]
+    starts = [span.start for span in _windows(naturals.translate(_shortfall_table(4, jokers)), jokers, 3, True)]
     if not starts:
         return []
     splits = _splits(small, big)
@@ -416,15 +421,16 @@ def hosting_move(
     counts = to_counts(hand)
     table_combo = classify(table, rules=rules) if isinstance(table, str) else table
     if table_combo is None:
-        for slot in range(BJ_SLOT + 1):
+        for slot in range(TWO_SLOT + 1):
             if counts[slot]:
-                cards = [0] * 15
-                cards[slot] = 1
-                return make_run(Kind.SINGLE, slot, 1, tuple(cards))
-        return None
+                return _sets(1, slot, 1, 0, 0)[0][1][0]
+        jokers = _face_value_sets(1, counts[SJ_SLOT], counts[BJ_SLOT])
+        return jokers[0][1][0] if jokers else None
     ranks = bytes(counts[:SJ_SLOT])
     small, big = wild_jokers(counts, rules)
-    entries = [] if table_combo.kind.is_bomb else _ordinary_follows(counts, ranks, table_combo, small, big)
-    if not entries and rules.hosting_bombs:
-        entries = _bombs(counts, ranks, small, big, rules, table_combo)
-    return min(entries, key=_by_key)[1][0] if entries else None
+    if not table_combo.kind.is_bomb:
+        ordinary = _ordinary_follows(counts, ranks, table_combo, small, big)
+        if ordinary:
+            return ordinary[0][1][0]  # made weakest first
+    bombs = _bombs(counts, ranks, small, big, rules, table_combo) if rules.hosting_bombs else []
+    return min(bombs, key=_by_key)[1][0] if bombs else None
