@@ -49,6 +49,7 @@ __all__ = ["hint_key", "hosting_move", "legal_moves"]
 
 _KIND_ORDER = {kind: index for index, kind in enumerate(Kind)}
 _SET_KINDS = (Kind.SINGLE, Kind.PAIR, Kind.TRIPLE)
+_SET_WIDTHS = {kind: width for width, kind in enumerate(_SET_KINDS, 1)}
 _ZEROS = tuple((0,) * size for size in range(SJ_SLOT + 1))
 _new_combo = tuple.__new__  # builds a Combo without the keyword-handling constructor
 
@@ -107,8 +108,10 @@ def legal_moves(
     else:
         ordinary = _ordinary_follows(counts, ranks, table_combo, small, big)  # made in order
     bombs = _bombs(counts, ranks, small, big, rules, table_combo)
-    bombs.sort(key=_by_key)  # stable: serial bombs of equal key stay in the order made
-    return list(chain.from_iterable(map(_moves_of, ordinary + bombs)))
+    if bombs:
+        bombs.sort(key=_by_key)  # stable: serial bombs of equal key stay in the order made
+        ordinary += bombs
+    return list(chain.from_iterable(map(_moves_of, ordinary)))
 
 
 # The generators below take the hand twice: as counts, and its natural ranks 3..2 as
@@ -123,8 +126,9 @@ def _leads(hand: Counts, ranks: bytes, small: int, big: int) -> list[Entry]:
         entries += _rank_sets(slot, hand[slot], small, big)
     for width in (1, 2):
         entries += _face_value_sets(width, hand[SJ_SLOT], hand[BJ_SLOT])
+    naturals = ranks[: ACE_SLOT + 1]
     for kind in RUN_SHAPES:
-        entries += _runs(ranks, kind, None, 0, small, big)
+        entries += _runs(naturals, kind, None, 0, small, big)
     return entries
 
 
@@ -132,10 +136,10 @@ def _ordinary_follows(hand: Counts, ranks: bytes, table: Combo, small: int, big:
     """The ordinary moves of the table's kind and length with a higher top (R6.1), made
     in hint order (the top rank rises with the template, and each template's groups are
     weakest first)."""
-    if table.kind in RUN_SHAPES:
-        return _runs(ranks, table.kind, table.length, table.top, small, big)
-    width = _SET_KINDS.index(table.kind) + 1
-    lowest = max(0, table.top - 2)  # the slot above the table's rank
+    width = _SET_WIDTHS.get(table.kind)
+    if width is None:
+        return _runs(ranks[: ACE_SLOT + 1], table.kind, table.length, table.top, small, big)
+    lowest = table.top - 2  # the slot above the table's rank
     entries = list(_sets_from(width, lowest, ranks[lowest:].translate(_CAPPED[width]), small, big))
     if width <= 2 and hand[SJ_SLOT] + hand[BJ_SLOT]:
         entries += [
@@ -287,13 +291,13 @@ def _joker_bombs(hand: Counts, rules: Rules) -> list[Entry]:
 
 
 def _runs(
-    ranks: bytes, kind: Kind, only_length: int | None, above: int, small: int, big: int
+    naturals: bytes, kind: Kind, only_length: int | None, above: int, small: int, big: int
 ) -> list[Entry]:
     """Straights, pair runs or triple runs (R3.4-R3.6, R5.2), of one length when
-    following, with a top rank above ``above``: the windows the jokers can fill."""
+    following, with a top rank above ``above``: the windows the jokers can fill.
+    ``naturals``: the hand's cards of the ranks 3..A."""
     width, minimum = RUN_SHAPES[kind]
     jokers = small + big
-    naturals = ranks[: ACE_SLOT + 1]
     shortest = only_length or minimum
     if sum(naturals) + jokers < width * shortest:
         return []  # too few cards for the shortest run
