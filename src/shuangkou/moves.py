@@ -103,7 +103,7 @@ def legal_moves(
     if table_combo is None:
         ordinary = _leads(counts, ranks, small, big)
         ordinary.sort(key=_by_key)  # ordinary keys are small ints, which sort fast
-    elif table_combo.kind.is_bomb:
+    elif table_combo.phase:  # a bomb (only bombs have a phase, R4)
         ordinary = []
     else:
         ordinary = _ordinary_follows(counts, ranks, table_combo, small, big)  # made in order
@@ -155,12 +155,14 @@ def _bombs(
 ) -> list[Entry]:
     """Every bomb of the hand (R4, R5.5) that beats ``table`` (any bomb beats an ordinary
     table, R6.2); a serial bomb under its strongest reading that beats the table (R5.3)."""
+    if max(ranks) + small + big < 4 and hand[SJ_SLOT] + hand[BJ_SLOT] < 3:
+        return []  # no rank makes a bomb, too few jokers for a joker bomb (R4)
     entries: list[Entry] = []
     for slot in _slots_holding(ranks.translate(_AT_LEAST[max(1, 4 - small - big)])):
         entries += _n_bombs(slot, hand[slot], small, big)
     entries += _joker_bombs(hand, rules)
     entries += _serial_bombs(hand, ranks, small, big, rules, table)
-    if table is not None and table.kind.is_bomb:
+    if table is not None and table.phase:  # a bomb table
         return [entry for entry in entries if beats(entry[1][0], table, rules)]
     return entries
 
@@ -432,7 +434,7 @@ def hosting_move(
         return jokers[0][1][0] if jokers else None
     ranks = bytes(counts[:SJ_SLOT])
     small, big = wild_jokers(counts, rules)
-    if not table_combo.kind.is_bomb:
+    if not table_combo.phase:  # an ordinary table
         ordinary = _ordinary_follows(counts, ranks, table_combo, small, big)
         if ordinary:
             return ordinary[0][1][0]  # made weakest first
