@@ -188,9 +188,9 @@ def _shortfall_table(width: int, jokers: int) -> bytes:
 
 
 @lru_cache(maxsize=_KEY_CACHE_SIZE)
-def _windows(shortfalls: bytes, jokers: int, shortest: int, only_shortest: bool) -> tuple[slice, ...]:
+def _windows(shortfalls: bytes, jokers: int, shortest: int, only_shortest: bool) -> tuple[tuple[int, int], ...]:
     """The windows of consecutive slots, ``shortest`` long or longer (only that long with
-    ``only_shortest``), whose ``shortfalls`` the jokers cover, by start."""
+    ``only_shortest``), whose ``shortfalls`` the jokers cover: (start, end) by start."""
     below = list(accumulate(shortfalls, initial=0))  # below[i]: shortfall of the slots below i
     spans = []
     for start in range(len(shortfalls) - shortest + 1):
@@ -202,8 +202,9 @@ def _windows(shortfalls: bytes, jokers: int, shortest: int, only_shortest: bool)
     return tuple(spans)
 
 
-_SPANS = tuple(tuple(slice(start, end) for end in range(SJ_SLOT + 1)) for start in range(SJ_SLOT + 1))
-"""``_SPANS[start][end]``: one shared slice per window."""
+_SPANS = tuple(tuple((start, end) for end in range(SJ_SLOT + 1)) for start in range(SJ_SLOT + 1))
+"""``_SPANS[start][end]``: one shared (start, end) pair per window (pairs of ints, which
+the garbage collector need not follow)."""
 
 
 @cache
@@ -308,9 +309,9 @@ def _runs(
         return []
     capped = naturals.translate(_CAPPED[width])
     entries: list[Entry] = []
-    for span in spans:
-        if span.stop + 2 > above:  # the run's top rank is its end + 2
-            entries += _window(kind, span.start, capped[span], small, big)
+    for start, end in spans:
+        if end + 2 > above:  # the run's top rank is its end + 2
+            entries += _window(kind, start, capped[start:end], small, big)
     return entries
 
 
@@ -381,7 +382,7 @@ def _serial_bombs(
     if sum(naturals) + jokers < 12:
         return []  # three ranks of four cards at least
     # The starts of three ranks of four cards that the jokers can fill.
-    starts = [span.start for span in _windows(naturals.translate(_shortfall_table(4, jokers)), jokers, 3, True)]
+    starts = [start for start, _ in _windows(naturals.translate(_shortfall_table(4, jokers)), jokers, 3, True)]
     if not starts:
         return []
     splits = _splits(small, big)
