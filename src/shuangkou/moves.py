@@ -124,11 +124,14 @@ def _leads(hand: Counts, ranks: bytes, small: int, big: int) -> list[Entry]:
     entries: list[Entry] = []
     for slot in _slots_holding(ranks.translate(_AT_LEAST[1])):
         entries += _rank_sets(slot, hand[slot], small, big)
-    for width in (1, 2):
-        entries += _face_value_sets(width, hand[SJ_SLOT], hand[BJ_SLOT])
+    if hand[SJ_SLOT] or hand[BJ_SLOT]:
+        for width in (1, 2):
+            entries += _face_value_sets(width, hand[SJ_SLOT], hand[BJ_SLOT])
     naturals = ranks[: ACE_SLOT + 1]
-    for kind in RUN_SHAPES:
-        entries += _runs(naturals, kind, None, 0, small, big)
+    cards = sum(naturals) + small + big
+    for kind, (width, minimum) in RUN_SHAPES.items():
+        if cards >= width * minimum:  # else too few cards for any run of the kind
+            entries += _runs(naturals, kind, None, 0, small, big)
     return entries
 
 
