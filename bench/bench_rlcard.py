@@ -17,29 +17,29 @@ A turn is one chosen action applied to the game (shuangkou's automatic passes, R
 part of the action that causes them). Dealing is timed with the games; time is this
 process's CPU time on one core. Every game has its own deal (no game is played twice).
 
-Two figures per engine: the first ``--first`` games from a cold start (shuangkou builds
-its move templates as hands need them, RLCard loads its action tables at import), then
-``--rounds`` rounds of ``--games`` games, the engines taking turns, as a long self-play
-run sees them; the medians of the rounds and of their ratios are printed (the machine is
-shared, so the ratio of the same run is the figure to compare).
+Two figures per engine, each all turns over all CPU time of its games: the first
+``--first`` games from a cold start (shuangkou builds its move templates as hands need
+them, RLCard loads its action tables at import), then ``--rounds`` rounds of ``--games``
+games, the engines taking turns, as a long self-play run sees them (the machine is shared,
+so the ratio of the same run is the figure to compare; the spread of the rounds' ratios
+is printed too).
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import time
-from collections.abc import Callable
 
 from shuangkou.config import load_config
 from shuangkou.game import Game, Pass, Play
 
-TurnsPerSecond = Callable[[range, random.Random], float]
+Turns = tuple[int, float]
+"""Turns played and the CPU seconds they took."""
 
 
-def shuangkou_turns_per_second(deals: range, chooser: random.Random) -> float:
-    """Turns per CPU second of random two-seat Rush games, one per seed in ``deals``."""
+def shuangkou_turns(deals: range, chooser: random.Random) -> Turns:
+    """Random two-seat Rush games, one per seed in ``deals``."""
     config = load_config("points")
     turns = 0
     start = time.process_time()
@@ -52,12 +52,11 @@ def shuangkou_turns_per_second(deals: range, chooser: random.Random) -> float:
             choice = chooser.randrange(len(moves) + following)
             game.apply(Play.move(seat, moves[choice]) if choice < len(moves) else Pass(seat))
             turns += 1
-    return turns / (time.process_time() - start)
+    return turns, time.process_time() - start
 
 
-def rlcard_turns_per_second(deals: range, chooser: random.Random) -> float:
-    """Turns per CPU second of random Dou Dizhu games on RLCard's game engine, one per
-    seed in ``deals``."""
+def rlcard_turns(deals: range, chooser: random.Random) -> Turns:
+    """Random Dou Dizhu games on RLCard's game engine, one per seed in ``deals``."""
     import numpy as np
     from rlcard.games.doudizhu.game import DoudizhuGame
 
@@ -71,13 +70,18 @@ def rlcard_turns_per_second(deals: range, chooser: random.Random) -> float:
             actions = state["actions"]
             state, _ = game.step(actions[chooser.randrange(len(actions))])
             turns += 1
-    return turns / (time.process_time() - start)
+    return turns, time.process_time() - start
+
+
+def per_second(played: list[Turns]) -> float:
+    """All turns over all their CPU time."""
+    return sum(turns for turns, _ in played) / sum(seconds for _, seconds in played)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--first", type=int, default=2000, help="games per engine from a cold start")
-    parser.add_argument("--games", type=int, default=200, help="games per engine per round after those")
+    parser.add_argument("--games", type=int, default=400, help="games per engine per round after those")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
@@ -85,28 +89,25 @@ def main() -> None:
         import rlcard  # noqa: F401
     except ImportError:
         parser.exit(2, "RLCard is not installed: pip install -e '.[bench]'\n")
-    engines: dict[str, TurnsPerSecond] = {
-        "shuangkou (Rush, 2 seats)": shuangkou_turns_per_second,
-        "RLCard Dou Dizhu (3 seats)": rlcard_turns_per_second,
-    }
+    engines = {"shuangkou (Rush, 2 seats)": shuangkou_turns, "RLCard Dou Dizhu (3 seats)": rlcard_turns}
     chooser = random.Random(args.seed)
     base = args.seed * 10_000_000
-    first = {name: play(range(base, base + args.first), chooser) for name, play in engines.items()}
-    rounds: dict[str, list[float]] = {name: [] for name in engines}
+    first = {name: per_second([play(range(base, base + args.first), chooser)]) for name, play in engines.items()}
+    rounds: dict[str, list[Turns]] = {name: [] for name in engines}
     for number in range(args.rounds):
         deals = range(base + args.first + number * args.games, base + args.first + (number + 1) * args.games)
         for name, play in engines.items():
             rounds[name].append(play(deals, chooser))
-    ours, theirs = (rounds[name] for name in engines)
+    then = {name: per_second(played) for name, played in rounds.items()}
+    ours, theirs = ([per_second([one]) for one in rounds[name]] for name in engines)
     ratios = [mine / other for mine, other in zip(ours, theirs, strict=True)]
 
     print(f"random legal self-play, turns per CPU second on one core (seed {args.seed})\n")
-    print(f"{'':<28} {f'first {args.first:,} games':>18}   {f'then {args.rounds} × {args.games} games (median)':>32}")
+    print(f"{'':<28} {f'first {args.first:,} games':>18}   {f'then {args.rounds} × {args.games} games':>24}")
     for name in engines:
-        spread = f"{min(rounds[name]):,.0f}–{max(rounds[name]):,.0f}"
-        print(f"{name:<28} {first[name]:>18,.0f}   {statistics.median(rounds[name]):>14,.0f}  (rounds {spread})")
-    first_ratio = first[next(iter(engines))] / first[list(engines)[1]]
-    print(f"{'shuangkou / RLCard':<28} {first_ratio:>17.2f}×   {statistics.median(ratios):>13.2f}×  "
+        print(f"{name:<28} {first[name]:>18,.0f}   {then[name]:>24,.0f}")
+    mine, other = engines
+    print(f"{'shuangkou / RLCard':<28} {first[mine] / first[other]:>17.2f}×   {then[mine] / then[other]:>23.2f}×  "
           f"(rounds {min(ratios):.2f}–{max(ratios):.2f})")
 
 

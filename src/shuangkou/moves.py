@@ -122,8 +122,10 @@ def legal_moves(
 def _leads(hand: Counts, ranks: bytes, small: int, big: int) -> list[Entry]:
     """Every ordinary move of the hand on a lead (its bombs are :func:`_bombs`)."""
     entries: list[Entry] = []
+    sets = _rank_sets(small, big)
+    capped = ranks.translate(_CAPPED[3])
     for slot in _slots_holding(ranks.translate(_AT_LEAST[1])):
-        entries += _rank_sets(slot, hand[slot], small, big)
+        entries += sets[slot][capped[slot]]
     if hand[SJ_SLOT] or hand[BJ_SLOT]:
         for width in (1, 2):
             entries += _face_value_sets(width, hand[SJ_SLOT], hand[BJ_SLOT])
@@ -263,10 +265,18 @@ def _n_bombs(slot: int, have: int, small: int, big: int) -> tuple[Entry, ...]:
     return tuple(_single_moves(moves))
 
 
-@lru_cache(maxsize=_SLOT_CACHE_SIZE)
-def _rank_sets(slot: int, have: int, small: int, big: int) -> tuple[Entry, ...]:
-    """The singles, pairs and triples of one rank with wild jokers."""
-    return tuple(chain.from_iterable(_sets(width, slot, min(have, width), small, big) for width in (1, 2, 3)))
+@cache
+def _rank_sets(small: int, big: int) -> tuple[tuple[tuple[Entry, ...], ...], ...]:
+    """``[slot][have]``: the singles, pairs and triples of one rank of which the hand holds
+    ``have`` cards (0 to 3: a set takes three at most), with wild jokers. A table rather
+    than a cache of its own: a lead looks up every rank it holds."""
+    return tuple(
+        tuple(
+            tuple(chain.from_iterable(_sets(width, slot, min(have, width), small, big) for width in (1, 2, 3)))
+            for have in range(4)
+        )
+        for slot in range(TWO_SLOT + 1)
+    )
 
 
 @cache
