@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum, IntEnum
+from functools import lru_cache
+from itertools import chain, repeat
 
 __all__ = [
     "DECK",
@@ -112,14 +114,25 @@ class CardParseError(ValueError):
     """A card string that names no card."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """One card. ``suit`` is None for jokers and for cards written without a suit;
-    ``deck`` (0 or 1) tells the two physical copies apart and is None when unknown."""
+    ``deck`` (0 or 1) tells the two physical copies apart and is None when unknown.
+    Cards are equal when rank, suit and deck are."""
 
     rank: Rank
     suit: Suit | None = None
     deck: int | None = None
+
+    # Written out rather than generated: hands are searched card by card (a played card is
+    # removed from a list), and these skip the field tuples the generated ones build.
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.rank == other.rank and self.suit is other.suit and self.deck == other.deck
+
+    def __hash__(self) -> int:
+        return hash((self.rank, self.suit, self.deck))
 
     def __post_init__(self) -> None:
         if self.rank.is_joker and self.suit is not None:
@@ -225,7 +238,13 @@ def parse_counts(text: str) -> Counts:
 
 def cards_from_counts(counts: Counts) -> list[Card]:
     """Suitless cards for ``counts``, lowest rank first."""
-    return [_SUITLESS[slot] for slot, count in enumerate(counts) for _ in range(count)]
+    return list(_suitless_cards(counts))
+
+
+@lru_cache(maxsize=1 << 12)
+def _suitless_cards(counts: Counts) -> tuple[Card, ...]:
+    """Suitless cards for ``counts``, kept for the sets played most."""
+    return tuple(chain.from_iterable(map(repeat, _SUITLESS, counts)))
 
 
 _SUITLESS = tuple(Card(Rank(slot + 3)) for slot in range(NUM_SLOTS))

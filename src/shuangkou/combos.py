@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import StrEnum
-from functools import cache
+from functools import cache, lru_cache
 from typing import NamedTuple
 
 from typing_extensions import TypedDict  # pydantic reads it for schemas on Python < 3.12
@@ -490,6 +490,13 @@ def classify(
     """
     counts = to_counts(cards)
     table_combo = classify(table, rules=rules) if isinstance(table, str) else table
+    return _classify(counts, table_combo, rules, kind)
+
+
+@lru_cache(maxsize=1 << 13)
+def _classify(counts: Counts, table_combo: Combo | None, rules: Rules, kind: Kind | str | None) -> Combo:
+    """:func:`classify` on counts, kept for the sets played most (a pure function of its
+    arguments; an invalid set raises each time)."""
     options = playable_readings(counts, None, rules)
     if not options:
         raise InvalidCombination(_why_invalid(counts, rules))

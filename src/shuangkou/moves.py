@@ -8,12 +8,20 @@ The generator walks templates (kind, start, length, width) over the hand's count
 spends jokers on the shortfall, emitting each set of cards once, under the reading it is
 played as: a run whose lowest rank is all jokers is left to the window one rank higher
 (its stronger reading, R5.3), and a set that can also be read as a bomb is a bomb.
+
+What one template yields depends only on the few counts it looks at (the natural cards of
+its ranks, capped at its width, and the wild jokers), so each template's moves are built
+once and kept (:func:`functools.lru_cache`), already grouped by hint key: listing the moves
+of a hand is then looking its templates up and sorting the groups. Hands only shrink in a
+game, so consecutive hands share most of their templates.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from functools import cache, partial
+from collections.abc import Iterable
+from functools import cache, lru_cache
+from itertools import accumulate, chain
+from operator import itemgetter
 
 from .cards import Card, Counts
 from .combos import (
@@ -31,7 +39,6 @@ from .combos import (
     make_bomb,
     make_joker_bomb,
     make_run,
-    playable_readings,
     run_reading,
     to_counts,
     wild_jokers,
@@ -42,9 +49,22 @@ __all__ = ["hint_key", "hosting_move", "legal_moves"]
 
 _KIND_ORDER = {kind: index for index, kind in enumerate(Kind)}
 _SET_KINDS = (Kind.SINGLE, Kind.PAIR, Kind.TRIPLE)
-_BOMB_KINDS = frozenset(kind for kind in Kind if kind.is_bomb)
+_SET_WIDTHS = {kind: width for width, kind in enumerate(_SET_KINDS, 1)}
 _ZEROS = tuple((0,) * size for size in range(SJ_SLOT + 1))
 _new_combo = tuple.__new__  # builds a Combo without the keyword-handling constructor
+
+Entry = tuple[int, tuple[Combo, ...]]
+"""Moves that share one hint key, under that key, in the order the generator makes them
+(the order :func:`legal_moves` keeps among moves of equal key)."""
+
+_by_key = itemgetter(0)
+_moves_of = itemgetter(1)
+
+# Templates kept per process (about 80 MB when every bound is full, most of it run windows):
+# run windows and the keys that find them vary with the hand; one rank's moves hardly do.
+_WINDOW_CACHE_SIZE = 1 << 14
+_KEY_CACHE_SIZE = 1 << 15
+_SLOT_CACHE_SIZE = 1 << 12
 
 
 def hint_key(move: Combo, rules: Rules = DEFAULT_RULES) -> int:
@@ -78,152 +98,309 @@ def legal_moves(
     """
     counts = to_counts(hand)
     table_combo = classify(table, rules=rules) if isinstance(table, str) else table
-    moves = list(_generate(counts, table_combo, rules))
-    moves.sort(key=partial(hint_key, rules=rules))
-    return moves
-
-
-def _generate(hand: Counts, table: Combo | None, rules: Rules) -> Iterator[Combo]:
-    if table is None:
-        for kind in _SET_KINDS:
-            yield from _sets(hand, kind, 0, rules)
-        for kind in RUN_SHAPES:
-            yield from _runs(hand, kind, None, 0, rules)
-        yield from _bombs(hand, rules)
-        return
-    if table.kind.is_bomb:
-        for move in _bombs(hand, rules, table):
-            if beats(move, table, rules):
-                yield move
-        return
-    if table.kind in RUN_SHAPES:
-        yield from _runs(hand, table.kind, table.length, table.top, rules)
+    ranks = bytes(counts[:SJ_SLOT])
+    small, big = wild_jokers(counts, rules)
+    if table_combo is None:
+        ordinary = _leads(counts, ranks, small, big)
+        ordinary.sort(key=_by_key)  # ordinary keys are small ints, which sort fast
+    elif table_combo.phase:  # a bomb (only bombs have a phase, R4)
+        ordinary = []
     else:
-        yield from _sets(hand, table.kind, table.top, rules)
-    yield from _bombs(hand, rules, table)
+        ordinary = _ordinary_follows(counts, ranks, table_combo, small, big)  # made in order
+    bombs = _bombs(counts, ranks, small, big, rules, table_combo)
+    if bombs:
+        bombs.sort(key=_by_key)  # stable: serial bombs of equal key stay in the order made
+        ordinary += bombs
+    return list(chain.from_iterable(map(_moves_of, ordinary)))
 
 
-def _joker_splits(hand: Counts, rules: Rules) -> list[list[tuple[int, int]]]:
-    """For each number k of wild jokers (C3.1): the (small, big) ways to take k of them
-    from the hand, small jokers first (the order hosting prefers)."""
-    return _splits(*wild_jokers(hand, rules))
+# The generators below take the hand twice: as counts, and its natural ranks 3..2 as
+# ``bytes`` (one byte per rank), which the C-level ``bytes.translate`` turns into the
+# cheap keys of the cached templates.
+
+
+def _leads(hand: Counts, ranks: bytes, small: int, big: int) -> list[Entry]:
+    """Every ordinary move of the hand on a lead (its bombs are :func:`_bombs`)."""
+    entries: list[Entry] = []
+    sets = _rank_sets(small, big)
+    capped = ranks.translate(_CAPPED[3])
+    for slot in _slots_holding(ranks.translate(_AT_LEAST[1])):
+        entries += sets[slot][capped[slot]]
+    if hand[SJ_SLOT] or hand[BJ_SLOT]:
+        for width in (1, 2):
+            entries += _face_value_sets(width, hand[SJ_SLOT], hand[BJ_SLOT])
+    naturals = ranks[: ACE_SLOT + 1]
+    cards = sum(naturals) + small + big
+    for kind, (width, minimum) in RUN_SHAPES.items():
+        if cards >= width * minimum:  # else too few cards for any run of the kind
+            entries += _runs(naturals, kind, None, 0, small, big)
+    return entries
+
+
+def _ordinary_follows(hand: Counts, ranks: bytes, table: Combo, small: int, big: int) -> list[Entry]:
+    """The ordinary moves of the table's kind and length with a higher top (R6.1), made
+    in hint order (the top rank rises with the template, and each template's groups are
+    weakest first)."""
+    width = _SET_WIDTHS.get(table.kind)
+    if width is None:
+        return _runs(ranks[: ACE_SLOT + 1], table.kind, table.length, table.top, small, big)
+    lowest = table.top - 2  # the slot above the table's rank
+    entries = list(_sets_from(width, lowest, ranks[lowest:].translate(_CAPPED[width]), small, big))
+    if width <= 2 and hand[SJ_SLOT] + hand[BJ_SLOT]:
+        entries += [
+            entry
+            for entry in _face_value_sets(width, hand[SJ_SLOT], hand[BJ_SLOT])
+            if entry[1][0].top > table.top
+        ]
+    return entries
+
+
+def _bombs(
+    hand: Counts, ranks: bytes, small: int, big: int, rules: Rules, table: Combo | None
+) -> list[Entry]:
+    """Every bomb of the hand (R4, R5.5) that beats ``table`` (any bomb beats an ordinary
+    table, R6.2); a serial bomb under its strongest reading that beats the table (R5.3)."""
+    if max(ranks) + small + big < 4 and hand[SJ_SLOT] + hand[BJ_SLOT] < 3:
+        return []  # no rank makes a bomb, too few jokers for a joker bomb (R4)
+    entries: list[Entry] = []
+    for slot in _slots_holding(ranks.translate(_AT_LEAST[max(1, 4 - small - big)])):
+        entries += _n_bombs(slot, hand[slot], small, big)
+    entries += _joker_bombs(hand, rules)
+    entries += _serial_bombs(hand, ranks, small, big, rules, table)
+    if table is not None and table.phase:  # a bomb table
+        return [entry for entry in entries if beats(entry[1][0], table, rules)]
+    return entries
+
+
+_AT_LEAST = tuple(bytes(int(count >= least) for count in range(256)) for least in range(5))
+"""``bytes.translate`` tables: 1 where a rank holds at least ``least`` cards, else 0."""
+_CAPPED = tuple(bytes(min(count, width) for count in range(256)) for width in range(4))
+"""``bytes.translate`` tables: the cards of a rank a run of ``width`` may take."""
+
+
+@cache
+def _slots_holding(flags: bytes) -> tuple[int, ...]:
+    """The slots flagged 1 (of the 13 natural ranks: 8,192 keys at most)."""
+    return tuple(slot for slot, flag in enumerate(flags) if flag)
+
+
+@cache
+def _shortfall_table(width: int, jokers: int) -> bytes:
+    """``bytes.translate`` table: the cards a rank lacks for ``width``, counted up to
+    ``jokers + 1`` (a rank lacking more than the jokers rules a window out all the same,
+    which keeps the keys of :func:`_windows` few)."""
+    return bytes(min(max(0, width - count), jokers + 1) for count in range(256))
+
+
+@lru_cache(maxsize=_KEY_CACHE_SIZE)
+def _windows(shortfalls: bytes, jokers: int, shortest: int, only_shortest: bool) -> tuple[tuple[int, int], ...]:
+    """The windows of consecutive slots, ``shortest`` long or longer (only that long with
+    ``only_shortest``), whose ``shortfalls`` the jokers cover: (start, end) by start."""
+    below = list(accumulate(shortfalls, initial=0))  # below[i]: shortfall of the slots below i
+    spans = []
+    for start in range(len(shortfalls) - shortest + 1):
+        longest = shortest if only_shortest else len(shortfalls) - start
+        for end in range(start + shortest, start + longest + 1):
+            if below[end] - below[start] > jokers:
+                break  # longer windows from this start fall short too
+            spans.append(_SPANS[start][end])
+    return tuple(spans)
+
+
+_SPANS = tuple(tuple((start, end) for end in range(SJ_SLOT + 1)) for start in range(SJ_SLOT + 1))
+"""``_SPANS[start][end]``: one shared (start, end) pair per window (pairs of ints, which
+the garbage collector need not follow)."""
 
 
 @cache
 def _splits(small: int, big: int) -> list[list[tuple[int, int]]]:
+    """For each number k of wild jokers (C3.1): the (small, big) ways to take k of them,
+    small jokers first (fewer big jokers first, as hint order wants)."""
     return [
         [(s, k - s) for s in range(min(k, small), max(0, k - big) - 1, -1)]
         for k in range(small + big + 1)
     ]
 
 
-def _sets(hand: Counts, kind: Kind, above: int, rules: Rules) -> Iterator[Combo]:
-    """Singles, pairs or triples with a top rank above ``above`` (R3.1-R3.3)."""
-    width = _SET_KINDS.index(kind) + 1
-    splits = _joker_splits(hand, rules)
-    jokers = len(splits) - 1
-    for slot in range(max(0, above - 2), TWO_SLOT + 1):
-        have = hand[slot]
-        for used in range(min(have, width), 0, -1):
-            short = width - used
-            if short > jokers:
-                break
-            natural = _ZEROS[slot] + (used,) + _ZEROS[SJ_SLOT - slot - 1]
-            for small, big in splits[short]:
-                yield make_run(kind, slot, 1, natural + (small, big))
-    if width <= 2:  # a joker single, or a pair of identical jokers (R5.1)
-        for slot in (SJ_SLOT, BJ_SLOT):
-            if hand[slot] >= width and slot + 3 > above:
-                cards = [0] * 15
-                cards[slot] = width
-                yield make_run(kind, slot, 1, tuple(cards))
+def _single_moves(moves: Iterable[Combo], rules: Rules = DEFAULT_RULES) -> list[Entry]:
+    """Each move as a group of its own: moves of one template never share a hint key, but
+    for serial bombs, which keep the order they are made in."""
+    return [(hint_key(move, rules), (move,)) for move in moves]
+
+
+@lru_cache(maxsize=_SLOT_CACHE_SIZE)
+def _sets(width: int, slot: int, have: int, small: int, big: int) -> tuple[Entry, ...]:
+    """Singles, pairs or triples (``width`` cards) of the rank in ``slot``, of which the
+    hand holds ``have`` (at most ``width``), wild jokers making up the rest (R3.1-R3.3)."""
+    kind = _SET_KINDS[width - 1]
+    splits = _splits(small, big)
+    moves = []
+    for used in range(have, 0, -1):
+        short = width - used
+        if short >= len(splits):
+            break
+        natural = _ZEROS[slot] + (used,) + _ZEROS[SJ_SLOT - slot - 1]
+        moves += [make_run(kind, slot, 1, natural + split) for split in splits[short]]
+    return tuple(_single_moves(moves))
+
+
+@lru_cache(maxsize=_KEY_CACHE_SIZE)
+def _sets_from(width: int, lowest: int, capped: bytes, small: int, big: int) -> tuple[Entry, ...]:
+    """Singles, pairs or triples of the ranks from slot ``lowest`` on, ``capped`` giving
+    the cards at hand per rank (capped at ``width``)."""
+    rows = (_sets(width, slot, have, small, big) for slot, have in enumerate(capped, lowest) if have)
+    return tuple(chain.from_iterable(rows))
+
+
+@lru_cache(maxsize=_SLOT_CACHE_SIZE)
+def _n_bombs(slot: int, have: int, small: int, big: int) -> tuple[Entry, ...]:
+    """The N-bombs of the rank in ``slot`` with ``have`` natural cards and wild jokers
+    (R4.1, R5.5)."""
+    splits = _splits(small, big)
+    moves = []
+    for used in range(1, have + 1):
+        natural = _ZEROS[slot] + (used,) + _ZEROS[SJ_SLOT - slot - 1]
+        for extra in range(max(0, 4 - used), len(splits)):
+            moves += [make_bomb(slot, used + extra, natural + split) for split in splits[extra]]
+    return tuple(_single_moves(moves))
+
+
+@cache
+def _rank_sets(small: int, big: int) -> tuple[tuple[tuple[Entry, ...], ...], ...]:
+    """``[slot][have]``: the singles, pairs and triples of one rank of which the hand holds
+    ``have`` cards (0 to 3: a set takes three at most), with wild jokers. A table rather
+    than a cache of its own: a lead looks up every rank it holds."""
+    return tuple(
+        tuple(
+            tuple(chain.from_iterable(_sets(width, slot, min(have, width), small, big) for width in (1, 2, 3)))
+            for have in range(4)
+        )
+        for slot in range(TWO_SLOT + 1)
+    )
+
+
+@cache
+def _face_value_sets(width: int, small: int, big: int) -> tuple[Entry, ...]:
+    """A joker single, or a pair of identical jokers, at face value (R5.1)."""
+    moves = []
+    for slot, held in ((SJ_SLOT, small), (BJ_SLOT, big)):
+        if held >= width:
+            cards = [0] * 15
+            cards[slot] = width
+            moves.append(make_run(_SET_KINDS[width - 1], slot, 1, tuple(cards)))
+    return tuple(_single_moves(moves))
+
+
+def _joker_bombs(hand: Counts, rules: Rules) -> list[Entry]:
+    """The three- and four-joker bombs, jokers at face value (R4.2, R4.3, R5.1, C3.1)."""
+    if hand[SJ_SLOT] + hand[BJ_SLOT] < 3:
+        return []
+    all_jokers = _splits(hand[SJ_SLOT], hand[BJ_SLOT])
+    sizes = (3, 4) if rules.three_joker_bomb else (4,)
+    moves = [
+        make_joker_bomb(_ZEROS[SJ_SLOT] + split)
+        for size in sizes
+        if size < len(all_jokers)
+        for split in all_jokers[size]
+    ]
+    return _single_moves(moves, rules)
 
 
 def _runs(
-    hand: Counts, kind: Kind, only_length: int | None, above: int, rules: Rules
-) -> Iterator[Combo]:
+    naturals: bytes, kind: Kind, only_length: int | None, above: int, small: int, big: int
+) -> list[Entry]:
     """Straights, pair runs or triple runs (R3.4-R3.6, R5.2), of one length when
-    following, with a top rank above ``above``."""
+    following, with a top rank above ``above``: the windows the jokers can fill.
+    ``naturals``: the hand's cards of the ranks 3..A."""
     width, minimum = RUN_SHAPES[kind]
-    splits = _joker_splits(hand, rules)
-    jokers = len(splits) - 1
+    jokers = small + big
     shortest = only_length or minimum
-    for start in range(0, ACE_SLOT - shortest + 2):
-        longest = min(only_length or 99, ACE_SLOT - start + 1)
-        # Partial runs from ``start``: (naturals used per rank, jokers needed, ranks
-        # with naturals). A run whose lowest rank is all jokers reads one rank higher
-        # (R5.3), so such runs are grown only when they can end at A.
-        partial: list[tuple[tuple[int, ...], int, int]] = [((), 0, 0)]
-        floating = start + longest - 1 == ACE_SLOT
-        for length in range(1, longest + 1):
-            have = min(hand[start + length - 1], width)
-            grown = []
-            for used, short, ranks in partial:
-                for take in range(have, -1, -1):
-                    need = short + width - take
-                    if need > jokers:
-                        break
-                    if take:
-                        grown.append((used + (take,), need, ranks + 1))
-                    elif length > 1 or floating:
-                        grown.append((used + (0,), need, ranks))
-            if not grown:
-                break  # too few cards and jokers for this window: longer ones fail too
-            partial = grown
-            top = start + length + 2
-            if length < shortest or top <= above:
-                continue
-            ends_at_ace = start + length - 1 == ACE_SLOT
-            reading = run_reading(start, length, width)
-            before, after = _ZEROS[start], _ZEROS[SJ_SLOT - start - length]
-            for used, short, ranks in partial:
-                if ranks <= 1 or not (used[0] or ends_at_ace):
-                    continue  # jokers and one rank are a bomb (R5.3) or nothing
-                natural = before + used + after
-                for small, big in splits[short]:
-                    cards = natural + (small, big)
-                    # Only a triple run can also read as a serial bomb (a straight or pair
-                    # run would need more than four jokers); the bomb is stronger (R5.3).
-                    if width == 3 and length >= 4 and best_serial_bomb(cards, rules) is not None:
-                        continue
-                    yield _new_combo(Combo, (kind, length, top, 0, top, cards, reading))
+    if sum(naturals) + jokers < width * shortest:
+        return []  # too few cards for the shortest run
+    spans = _windows(naturals.translate(_shortfall_table(width, jokers)), jokers, shortest, bool(only_length))
+    if not spans:
+        return []
+    capped = naturals.translate(_CAPPED[width])
+    entries: list[Entry] = []
+    for start, end in spans:
+        if end + 2 > above:  # the run's top rank is its end + 2
+            entries += _window(kind, start, capped[start:end], small, big)
+    return entries
 
 
-def _bombs(hand: Counts, rules: Rules, table: Combo | None = None) -> Iterator[Combo]:
-    """Every bomb of the hand of phase at least the table's (R4, R5.5); a serial bomb under
-    its strongest reading that beats the table (R5.3), and only when one does."""
-    min_phase = 0 if table is None else table.phase
-    splits = _joker_splits(hand, rules)
-    jokers = len(splits) - 1
-    for slot in range(TWO_SLOT + 1):
-        have = hand[slot]
-        for used in range(1, have + 1):
-            natural = _ZEROS[slot] + (used,) + _ZEROS[SJ_SLOT - slot - 1]
-            for extra in range(max(0, 4 - used, min_phase - used), jokers + 1):
-                for small, big in splits[extra]:
-                    yield make_bomb(slot, used + extra, natural + (small, big))
-    if min_phase <= 7:
-        all_jokers = _splits(hand[SJ_SLOT], hand[BJ_SLOT])  # at face value (R5.1)
-        for size in (3, 4) if rules.three_joker_bomb else (4,):
-            if size < len(all_jokers):
-                for small, big in all_jokers[size]:
-                    yield make_joker_bomb(_ZEROS[SJ_SLOT] + (small, big))
-    yield from _serial_bombs(hand, splits, rules, table)
+@lru_cache(maxsize=_WINDOW_CACHE_SIZE)
+def _window(kind: Kind, start: int, window: bytes, small: int, big: int) -> tuple[Entry, ...]:
+    """The runs of ``kind`` over the ranks from ``start``, ``window`` giving the natural
+    cards at hand per rank (capped at the width), wild jokers making up the rest.
+
+    A run whose lowest rank is all jokers reads one rank higher (R5.3), so it is only
+    made where the window ends at A; jokers and one rank are a bomb or nothing; a triple
+    run that also reads as a serial bomb is the bomb (R5.3)."""
+    width = RUN_SHAPES[kind][0]
+    length = len(window)
+    splits = _splits(small, big)
+    short = width * length - sum(window)
+    spare = len(splits) - 1 - short  # jokers left to stand in for natural cards
+    ends_at_ace = start + length - 1 == ACE_SLOT
+    before, after = _ZEROS[start], _ZEROS[SJ_SLOT - start - length]
+    naturals: list[list[Counts]] = [[] for _ in range(spare + 1)]
+    for used, left in _choices(window, spare):
+        if (used[0] or ends_at_ace) and length - used.count(0) > 1:
+            naturals[left].append(before + used + after)
+    top = start + length + 2
+    reading = run_reading(start, length, width)
+    entries = []
+    for left, sets in enumerate(naturals):
+        for split in splits[short + left] if sets else ():
+            moves = [_new_combo(Combo, (kind, length, top, 0, top, natural + split, reading)) for natural in sets]
+            if width == 3 and length >= 4:
+                moves = [move for move in moves if not _also_serial_bomb(move.cards)]
+            if moves:
+                entries.append((hint_key(moves[0]), tuple(moves)))
+    return tuple(entries)
+
+
+@lru_cache(maxsize=_WINDOW_CACHE_SIZE)
+def _choices(window: bytes, spare: int) -> tuple[tuple[Counts, int], ...]:
+    """The natural cards a run may take per rank of ``window`` (the cards at hand, capped
+    at the width) when at most ``spare`` of them may be left out for jokers: each with
+    the number left out, most cards first from the lowest rank (the order hint ties keep)."""
+    if not window:
+        return (((), 0),)
+    have = window[-1]
+    return tuple(
+        (used + (take,), left + have - take)
+        for used, left in _choices(window[:-1], spare)
+        for take in range(have, (have - spare + left if have > spare - left else 0) - 1, -1)
+    )
+
+
+def _also_serial_bomb(cards: Counts) -> bool:
+    """True for a triple run of four ranks or more that can also read as a serial bomb (a
+    shorter one, a straight or a pair run would need more than four jokers). The run's
+    ranks end at A at most and its jokers are all wild, so the default rules decide this
+    for every variant: a serial window holding its natural ranks always fits below 2 (R4.6)."""
+    return best_serial_bomb(cards) is not None
 
 
 def _serial_bombs(
-    hand: Counts, splits: list[list[tuple[int, int]]], rules: Rules, table: Combo | None
-) -> Iterator[Combo]:
+    hand: Counts, ranks: bytes, small: int, big: int, rules: Rules, table: Combo | None
+) -> list[Entry]:
     """Every set of cards of the hand that reads as a serial bomb (R4.4, R5.5), under its
     strongest reading; with ``table``, the sets that beat it, under their strongest
     reading that does (R5.3, R6.4)."""
-    jokers = len(splits) - 1
+    jokers = small + big
     last = TWO_SLOT if rules.serial_bomb_two else ACE_SLOT
-    shortfall = [max(0, 4 - count) for count in hand[: last + 1]]
+    naturals = ranks[: last + 1]
+    if sum(naturals) + jokers < 12:
+        return []  # three ranks of four cards at least
+    # The starts of three ranks of four cards that the jokers can fill.
+    starts = [start for start, _ in _windows(naturals.translate(_shortfall_table(4, jokers)), jokers, 3, True)]
+    if not starts:
+        return []
+    splits = _splits(small, big)
     seen: set[Counts] = set()
-    for start in range(last - 1):
-        if sum(shortfall[start : start + 3]) > jokers:
-            continue
+    for start in starts:
         partial: list[tuple[tuple[int, ...], int]] = [((), 0)]
         for length in range(1, last - start + 2):
             slot = start + length - 1
@@ -241,12 +418,10 @@ def _serial_bombs(
             for used, short in partial:
                 natural = _ZEROS[start] + used + _ZEROS[SJ_SLOT - start - length]
                 for extra in range(short, jokers + 1):
-                    for small, big in splits[extra]:
-                        seen.add(natural + (small, big))
-    for cards in seen:
-        combo = best_serial_bomb(cards, rules, table)
-        if combo is not None:
-            yield combo
+                    for split in splits[extra]:
+                        seen.add(natural + split)
+    readings = (best_serial_bomb(cards, rules, table) for cards in seen)
+    return _single_moves((combo for combo in readings if combo is not None), rules)
 
 
 def hosting_move(
@@ -258,8 +433,7 @@ def hosting_move(
 
     On a lead: the lowest single card, a non-joker when the hand has one. On a follow:
     the weakest move that beats the table in hint order (ordinary before bombs, fewer
-    jokers first), bombs only when ``rules.hosting_bombs``. Computed directly from the
-    templates, without listing every move.
+    jokers first), bombs only when ``rules.hosting_bombs``.
 
     >>> str(hosting_move("3 9 9 SJ", table="8 8"))
     'pair 9 9'
@@ -267,41 +441,16 @@ def hosting_move(
     counts = to_counts(hand)
     table_combo = classify(table, rules=rules) if isinstance(table, str) else table
     if table_combo is None:
-        for slot in range(BJ_SLOT + 1):
+        for slot in range(TWO_SLOT + 1):
             if counts[slot]:
-                cards = [0] * 15
-                cards[slot] = 1
-                return make_run(Kind.SINGLE, slot, 1, tuple(cards))
-        return None
-    best: Combo | None = None
-    if not table_combo.kind.is_bomb:
-        best = _weakest_ordinary(counts, table_combo, rules)
-    if best is None and rules.hosting_bombs:
-        beating = (
-            move
-            for move in _bombs(counts, rules, table_combo)
-            if beats(move, table_combo, rules)
-        )
-        best = min(beating, key=lambda move: hint_key(move, rules), default=None)
-    return best
-
-
-def _weakest_ordinary(hand: Counts, table: Combo, rules: Rules) -> Combo | None:
-    """The weakest ordinary move of the table's kind and length that beats it."""
-    if table.kind in _SET_KINDS:
-        return next(_sets(hand, table.kind, table.top, rules), None)
-    width = RUN_SHAPES[table.kind][0]
-    length = table.length
-    wild_small, wild_big = wild_jokers(hand, rules)
-    best: Combo | None = None
-    for start in range(max(0, table.top - 3 - length + 2), ACE_SLOT - length + 2):
-        used = tuple(min(count, width) for count in hand[start : start + length])
-        short = width * length - sum(used)
-        if short > wild_small + wild_big:
-            continue
-        small = min(short, wild_small)
-        cards = _ZEROS[start] + used + _ZEROS[SJ_SLOT - start - length] + (small, short - small)
-        for move in playable_readings(cards, table, rules):
-            if not move.kind.is_bomb and (best is None or hint_key(move, rules) < hint_key(best, rules)):
-                best = move
-    return best
+                return _sets(1, slot, 1, 0, 0)[0][1][0]
+        jokers = _face_value_sets(1, counts[SJ_SLOT], counts[BJ_SLOT])
+        return jokers[0][1][0] if jokers else None
+    ranks = bytes(counts[:SJ_SLOT])
+    small, big = wild_jokers(counts, rules)
+    if not table_combo.phase:  # an ordinary table
+        ordinary = _ordinary_follows(counts, ranks, table_combo, small, big)
+        if ordinary:
+            return ordinary[0][1][0]  # made weakest first
+    bombs = _bombs(counts, ranks, small, big, rules, table_combo) if rules.hosting_bombs else []
+    return min(bombs, key=_by_key)[1][0] if bombs else None
