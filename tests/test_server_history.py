@@ -28,6 +28,7 @@ def test_a_players_history_lists_their_own_games_newest_first(server: RunningSer
         settlement = second["settlement"]
         assert newest["room"] == "points" and newest["edition"] == "points" and newest["seat"] == 0
         assert [seat["name"] for seat in newest["seats"]] == ["Ana", "Bo"]
+        assert newest["teams"] == [0, 1]  # with two seats each seat is its own side
         assert newest["result"] == settlement["result"]
         assert newest["delta"] == settlement["deltas"][0]
         assert newest["balance_after"] == settlement["balances_after"][0]

@@ -74,9 +74,16 @@ __all__ = [
     "PlayView",
     "Timeout",
     "action_from_dict",
+    "seat_team",
 ]
 
 Cause = Literal["player", "auto_pass", "timeout", "hosting", "escape", "disconnect"]
+
+
+def seat_team(seat: int, seats: int) -> int:
+    """A seat's team at a table of ``seats``: itself with two seats; 0 for seats 0 and 2, 1
+    for 1 and 3 with four (C1.1)."""
+    return seat if seats == 2 else team_of(seat)
 
 
 class GameError(Refusal, ValueError):
@@ -449,8 +456,8 @@ class Game:
         return len(self.hands)
 
     def team(self, seat: int) -> int:
-        """The seat's team: itself with two seats; 0 for seats 0 and 2, 1 for 1 and 3 (C1.1)."""
-        return seat if self.seats == 2 else team_of(seat)
+        """The seat's team (:func:`seat_team`)."""
+        return seat_team(seat, self.seats)
 
     @property
     def winners(self) -> tuple[int, ...]:

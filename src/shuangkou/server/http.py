@@ -14,6 +14,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..errors import ErrorCode
+from ..game import seat_team
 from ..store import InvalidNameError, LedgerEntry, StoredGame, StoreError, UnknownAccountError
 from . import protocol as p
 from .lobby import LobbyError
@@ -85,7 +86,7 @@ async def me(request: Request) -> Response:
 
 async def my_games(request: Request) -> Response:
     """战绩: the session's own settled games, newest first, ``limit`` (at most 100) from
-    ``offset``: when, where, who sat where, the result, the change and the balance after."""
+    ``offset``: when, where, who sat where (and in which team), the result, the change and the balance after."""
     server = app_state(request)
     try:
         account = await server.account_from_token(_bearer(request))
@@ -110,6 +111,7 @@ def _history_item(entry: LedgerEntry, game: StoredGame) -> dict[str, Any]:
         "edition": entry.edition,
         "seat": entry.seat,
         "seats": seats,
+        "teams": [seat_team(seat, len(seats)) for seat in range(len(seats))],
         "result": settlement.get("result"),
         "won": entry.seat in _winners(settlement),
         "delta": entry.delta,

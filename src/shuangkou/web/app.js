@@ -17,10 +17,13 @@ import {
   updateHistoryMore,
 } from "./render/table.js";
 import { Sound } from "./sound.js";
+import { pageOpen, renderPage, replayLink, startPages } from "./pages.js";
+import { renderTracker } from "./render/tracker.js";
 
 const TOKEN_KEY = "shuangkou.token";
 const SORT_KEY = "shuangkou.sort";
 const HOSTING_KEY = "shuangkou.hosting.";
+const TRACKER_KEY = "shuangkou.tracker";
 const RANK_KEYS = {
   3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 0: "10", t: "10",
   j: "J", q: "Q", k: "K", a: "A", 2: "2", x: "SJ", d: "BJ",
@@ -31,12 +34,13 @@ let state = S.initialState({
   invite: new URLSearchParams(location.search).get("table"),
   sort: localStorage.getItem(SORT_KEY),
 });
+state = S.showTracker(state, localStorage.getItem(TRACKER_KEY) === "1");
 let link = null;
 let drag = null; // a selection by dragging across the hand: {on, pointer, last, row}
 const sound = new Sound(localStorage);
 let ticked = null; // the last "time running out" tick: {deadline, seconds}
 
-const actions = { join, leave, ready, copyInvite, fillBots, acceptBots, copyGameId, dismissReport };
+const actions = { join, leave, ready, copyInvite, fillBots, acceptBots, copyGameId, dismissReport, replay: replayLink };
 
 // ---------------------------------------------------------------------------
 // Drawing
@@ -592,6 +596,13 @@ function toggleSound() {
   renderSound(sound);
 }
 
+/** The card tracker (记牌器) shown or hidden, remembered by the browser. */
+function toggleTracker() {
+  state = S.toggleTracker(state);
+  localStorage.setItem(TRACKER_KEY, state.trackerShown ? "1" : "0");
+  renderTracker(state);
+}
+
 function toggleHistory() {
   state = S.toggleHistory(state);
   renderHistory(state);
@@ -628,6 +639,7 @@ function onKey(event) {
     openHelp();
     return;
   }
+  if (pageOpen()) return; // the history and the replay have keys of their own (pages.js)
   if (state.view !== "table" || !state.table) return;
   const onButton = tag === "BUTTON" || tag === "A";
   const inHand = Boolean(target?.closest?.("#hand"));
@@ -682,6 +694,9 @@ function onKey(event) {
   } else if (lower === "s") {
     event.preventDefault();
     toggleSort();
+  } else if (lower === "c") {
+    event.preventDefault();
+    toggleTracker();
   } else if (lower in RANK_KEYS && key.length === 1) {
     event.preventDefault();
     refocus(S.selectRank(state, RANK_KEYS[lower]));
@@ -701,6 +716,7 @@ async function start() {
       setLang(button.dataset.lang);
       applyStatic();
       render();
+      renderPage();
       redrawToasts();
     });
   }
@@ -713,6 +729,7 @@ async function start() {
   $("#btn-help").addEventListener("click", openHelp);
   $("#btn-sound").addEventListener("click", toggleSound);
   $("#btn-history").addEventListener("click", toggleHistory);
+  $("#btn-tracker").addEventListener("click", toggleTracker);
   $("#history-list").addEventListener("scroll", updateHistoryMore, { passive: true });
   $("#history-more").addEventListener("click", () => {
     const list = $("#history-list");
@@ -729,6 +746,8 @@ async function start() {
   }, 15000);
   window.shuangkou = { get state() { return state; }, receive, sound }; // for debugging in the console
 
+  // A page opened by its address (a replay link in a new tab) waits before taking the seat.
+  const onPage = startPages({ token: () => state.token, rooms: () => state.rooms, closed: () => state.token && !link && connect() });
   if (!state.token) {
     showLogin();
     return;
@@ -742,7 +761,7 @@ async function start() {
     }
   }
   renderTopbar(state, actions);
-  connect();
+  if (!onPage) connect();
 }
 
 start();

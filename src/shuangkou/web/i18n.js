@@ -3,6 +3,8 @@
 // `vars.count`). Static HTML marks its strings with data-i18n, data-i18n-aria,
 // data-i18n-title and data-i18n-placeholder; `applyStatic()` fills them in.
 
+import { pageWords } from "./i18n-pages.js";
+
 const LANG_KEY = "shuangkou.lang";
 
 const en = {
@@ -807,7 +809,7 @@ const zh = {
   "result.idCopied": "牌局编号已复制。",
 };
 
-export const dictionaries = { en, zh };
+export const dictionaries = { en: { ...en, ...pageWords.en }, zh: { ...zh, ...pageWords.zh } };
 
 /** The saved language, else the browser's; English where there is no browser (unit tests). */
 function initialLang() {

@@ -6,7 +6,7 @@
 // what its jokers stand for, the teams, the finishing places and the result all come from
 // the server. Two seats (Rush) or four (classic): the seats are as many as `table.seats`.
 
-import { parseCard, sortCards } from "./cards.js";
+import { RANKS, parseCard, sortCards } from "./cards.js";
 
 /** The state of a page that has just loaded. */
 export function initialState({ token = null, invite = null, sort = "rank" } = {}) {
@@ -64,10 +64,11 @@ export const isFourSeat = (state) => seatCount(state) === 4;
  * our partner opposite and the previous seat on our left. */
 const POSITIONS = { 2: ["me", "top"], 4: ["me", "right", "top", "left"] };
 
-/** Which seat is at each place: {me, top} or {me, right, top, left} (a spectator sees from seat 0). */
+/** Which seat is at each place: {me, top} or {me, right, top, left} (a spectator sees from
+ * seat 0, or from `state.seenFrom`: a replay's result). */
 export function seatPositions(state) {
   const count = seatCount(state);
-  const base = state.table?.you ?? 0;
+  const base = state.table?.you ?? state.seenFrom ?? 0;
   return Object.fromEntries(POSITIONS[count].map((position, step) => [position, (base + step) % count]));
 }
 
@@ -273,7 +274,7 @@ export function resultSummary(state) {
   const table = state.table;
   const settlement = table?.settlement;
   if (!table || table.phase !== "settled" || !settlement || isFourSeat(state)) return null;
-  const you = table.you;
+  const you = seatPositions(state).me;
   const other = 1 - you;
   const escape = settlement.result === "escape";
   let title = settlement.winner === you ? "youWin" : "youLose";
@@ -856,4 +857,25 @@ export function shouldResumeControl(state, hostingReason) {
   const seat = table.you;
   if (seat === null || !game.hosting[seat] || game.escaped === seat) return false; // an escape stays hosted (R10.1)
   return hostingReason !== "player" && hostingReason !== "timeout";
+}
+
+// ---------------------------------------------------------------------------
+// The card tracker (记牌器)
+
+/** Whether the card tracker is shown (the page remembers the choice). */
+export function showTracker(state, shown) {
+  return { ...state, trackerShown: Boolean(shown) };
+}
+
+export function toggleTracker(state) {
+  return showTracker(state, !state.trackerShown);
+}
+
+/** The tracker's cells, highest rank first as the hand is sorted: `{rank, count}` with the
+ * server's count of cards of that rank this seat has not seen (`game.tracker`); null when
+ * hidden or when the state has none (between games, a spectator). */
+export function trackerCells(state) {
+  const counts = currentGame(state)?.tracker;
+  if (!state.trackerShown || !counts || !isPlaying(state)) return null;
+  return [...RANKS].reverse().filter((rank) => rank in counts).map((rank) => ({ rank, count: counts[rank] }));
 }

@@ -11,7 +11,7 @@ const VIEWS = ["login", "lobby", "table"];
 const HELP_KEYS = [
   ["← →", "help.keyMove"], ["Space", "help.keySpace"], ["↑ ↓", "help.keyUpDown"],
   ["3–9 0 J Q K A 2", "help.keyRank"], ["X / D", "help.keyJoker"], ["Enter", "help.keyPlay"],
-  ["P", "help.keyPass"], ["H", "help.keyHint"], ["S", "help.keySort"], ["Esc", "help.keyClear"], ["?", "help.keyHelp"],
+  ["P", "help.keyPass"], ["H", "help.keyHint"], ["S", "help.keySort"], ["C", "help.keyTracker"], ["Esc", "help.keyClear"], ["?", "help.keyHelp"],
 ];
 /** The rows of the help's bomb table (R4, C3.1): each names its bomb, an example and its phase, all as text. */
 const BOMB_ROWS = ["n4", "n5", "n6", "j3", "j4", "nn", "serial"];

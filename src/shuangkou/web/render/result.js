@@ -7,26 +7,50 @@ import { $, announce, h } from "../dom.js";
 import { canFillWithBots, classicResult, resultSummary } from "../state.js";
 import { displayName, miniCard, money, seatName, signed, unit } from "./common.js";
 
-/** Show (or hide) the result overlay. `actions`: {leave, ready}. */
+/** Show (or hide) the result overlay. `actions`: {leave, ready, copyGameId, fillBots, replay}. */
 export function renderResult(state, actions) {
   const overlay = $("#result");
-  const classic = classicResult(state);
-  if (classic) {
-    renderClassicResult(state, classic, actions);
-    return;
-  }
-  const { leave, ready } = actions;
-  const summary = resultSummary(state);
-  if (!summary) {
+  const drawn = settlementNodes(state, actions);
+  if (!drawn) {
     overlay.hidden = true;
     return;
   }
   const wasHidden = overlay.hidden;
   overlay.hidden = false;
+  const card = $("#result-card");
+  card.replaceChildren(...drawn.nodes);
+  shown(card, drawn.summary, wasHidden, drawn.spoken);
+}
+
+/**
+ * The settlement's breakdown of a settled table, as nodes, with its summary and the words
+ * said when it appears; null when there is none. `actions` null: a replay's (render/replay.js),
+ * where no seat is "you" (every seat is named), without Ready, Lobby or the game id.
+ */
+export function settlementNodes(state, actions) {
+  const classic = classicResult(state);
+  if (classic) return classicNodes(state, classic, actions);
+  const summary = resultSummary(state);
+  return summary ? twoSeatNodes(state, summary, actions) : null;
+}
+
+/** A replay's title and change, naming the seats: who won (or escaped), and the change of the seat it is seen from. */
+function replayHead(state, settlement, you) {
+  const name = (seat) => seatName(state, seat);
+  const winners = settlement.winners || (settlement.winner === null || settlement.winner === undefined ? [] : [settlement.winner]);
+  const title = settlement.result === "escape" && settlement.escaper !== null && settlement.escaper !== undefined
+    ? t("replay.escaped", { name: name(settlement.escaper) })
+    : t("replay.won", { names: winners.map(name).join(t("list.and")) });
+  return { title, who: `${name(you)} ` };
+}
+
+function twoSeatNodes(state, summary, actions) {
   const table = state.table;
   const settlement = table.settlement;
   const { you, other, edition, delta } = summary;
-  const title = summary.title === "oppEscaped" ? t("result.oppEscaped", { name: seatName(state, other) }) : t(`result.${summary.title}`);
+  const head = actions ? null : replayHead(state, settlement, you);
+  const title = head ? head.title
+    : summary.title === "oppEscaped" ? t("result.oppEscaped", { name: seatName(state, other) }) : t(`result.${summary.title}`);
   const level = t(`result.${summary.level}`);
   const phases = settlement.phases;
   const columns = [you, other];
@@ -61,30 +85,29 @@ export function renderResult(state, actions) {
   if (settlement.capped) notes.push(t("result.capped", { paid: money(settlement.paid, edition), due: money(settlement.due, edition) }));
   if (settlement.received !== settlement.paid) notes.push(t("result.received", { received: money(settlement.received, edition) }));
 
-  const theirs = table.seats[other];
-  const readyArea = h("div", { class: "result-ready" });
-  if (summary.opponent === "left") readyArea.append(h("p", { class: "muted", "data-testid": "opp-left" }, t("result.oppLeft")));
-  else {
-    const key = summary.opponent === "ready" ? "result.oppReady" : "result.oppNotReady";
-    readyArea.append(h("p", { class: "muted", "data-testid": "opp-ready" }, t(key, { name: displayName(theirs) })));
-  }
-  const resultActions = resultButtons(summary, { leave, ready });
-
-  const card = $("#result-card");
-  card.replaceChildren(...[
+  const nodes = [
     h("div", { class: `result-head ${summary.won ? "won" : "lost"}` },
-      h("h2", { id: "result-title", "data-testid": "result-title" }, title),
-      h("p", { class: "result-level" }, level),
-      h("p", { class: `result-delta ${delta >= 0 ? "up" : "down"}`, "data-testid": "my-delta" }, `${signed(delta)} ${unit(edition)}`)),
+      h("h2", { id: actions ? "result-title" : "replay-result-title", "data-testid": "result-title" }, title),
+      h("p", { class: "result-level", "data-testid": "result-level" }, level),
+      h("p", { class: `result-delta ${delta >= 0 ? "up" : "down"}`, "data-testid": "my-delta" }, `${head ? head.who : ""}${signed(delta)} ${unit(edition)}`)),
     factList(facts),
     h("table", { class: "breakdown", "data-testid": "breakdown" },
       h("caption", { class: "sr-only" }, t("result.caption")),
-      h("thead", {}, h("tr", {}, h("td", {}), ...columns.map((seat) => h("th", { scope: "col" }, seat === you ? t("seat.you") : seatName(state, seat))))),
+      h("thead", {}, h("tr", {}, h("td", {}), ...columns.map((seat) => h("th", { scope: "col" }, seatName(state, seat))))),
       h("tbody", {}, ...rows)),
     notes.length ? h("p", { class: "result-notes" }, notes.join(" ")) : null,
-    gameIdField(summary.gameId, actions.copyGameId),
-    readyArea, resultActions].filter(Boolean));
-  shown(card, summary, wasHidden, `${title}. ${level}. ${signed(delta)} ${unit(edition)}`);
+  ];
+  if (actions) {
+    const theirs = table.seats[other];
+    const readyArea = h("div", { class: "result-ready" });
+    if (summary.opponent === "left") readyArea.append(h("p", { class: "muted", "data-testid": "opp-left" }, t("result.oppLeft")));
+    else {
+      const key = summary.opponent === "ready" ? "result.oppReady" : "result.oppNotReady";
+      readyArea.append(h("p", { class: "muted", "data-testid": "opp-ready" }, t(key, { name: displayName(theirs) })));
+    }
+    nodes.push(gameIdField(summary.gameId, actions), readyArea, resultButtons(summary, actions));
+  }
+  return { nodes: nodes.filter(Boolean), summary, spoken: `${title}. ${level}. ${signed(delta)} ${unit(edition)}` };
 }
 
 /** Back to the lobby, and Ready for the next game (with the ready timer) or waiting. */
@@ -108,14 +131,13 @@ function shown(card, summary, wasHidden, spoken) {
 
 /** Four seats (C5.8): the finishing order, the result, X, a, b, and per seat its place,
  * phase and bombs, contribution, transfer, net, balances, and the cards it still held. */
-function renderClassicResult(state, summary, actions) {
-  const overlay = $("#result");
-  const wasHidden = overlay.hidden;
-  overlay.hidden = false;
+function classicNodes(state, summary, actions) {
   const settlement = state.table.settlement;
   const { you, edition, delta, columns } = summary;
   const name = (seat) => seatName(state, seat);
-  const title = summary.title === "otherEscaped" ? t("result.oppEscaped", { name: name(summary.escaper) }) : t(`result.${summary.title}`);
+  const head = actions ? null : replayHead(state, settlement, you);
+  const title = head ? head.title
+    : summary.title === "otherEscaped" ? t("result.oppEscaped", { name: name(summary.escaper) }) : t(`result.${summary.title}`);
   const level = t(`result.${summary.level}`);
   const rows = summary.rows.map(({ key, cells }) => h("tr", { "data-row": key },
     h("th", { scope: "row" }, key === "contribution" ? explained(t(`result4.${key}`), t("why.c4")) : t(`result4.${key}`)),
@@ -133,25 +155,24 @@ function renderClassicResult(state, summary, actions) {
     ...summary.finishOrder.map(({ seat, place }) => h("li", { "data-seat": String(seat), class: `side-${summary.sides[columns.indexOf(seat)]}` },
       h("span", { class: `tag tag-place place-${place}` }, t(`place.${place}`)), " ", name(seat))));
   const notes = [];
-  if (summary.escaper !== null && summary.title !== "otherEscaped" && summary.escaper !== you) {
+  if (summary.escaper !== null && (head || summary.title !== "otherEscaped") && summary.escaper !== you) {
     notes.push(t("result4.escaped", { name: name(summary.escaper) }));
   }
   if (summary.capped) notes.push(t("result4.capped"));
-  const readyArea = h("div", { class: "result-ready", "data-testid": "others-ready" },
+  const readyArea = actions && h("div", { class: "result-ready", "data-testid": "others-ready" },
     ...summary.others.map(({ seat, status }) => h("p", { class: "muted", "data-seat": String(seat) },
       status === "left" ? t("result4.left", { name: name(seat) }) : t(status === "ready" ? "result.oppReady" : "result.oppNotReady", { name: name(seat) }))),
     canFillWithBots(state)
       ? h("button", { type: "button", class: "btn ghost small", onclick: actions.fillBots, "data-testid": "fill-bots" }, t("wait.bots"))
       : null);
   const header = (seat, index) => h("th", { scope: "col", class: `side-${summary.sides[index]}` },
-    h("span", { class: "col-name" }, seat === you ? t("seat.you") : name(seat)),
+    h("span", { class: "col-name" }, name(seat)),
     h("span", { class: "col-side" }, t(`result4.side.${summary.sides[index]}`)));
-  const card = $("#result-card");
-  card.replaceChildren(...[
+  const nodes = [
     h("div", { class: `result-head ${summary.won ? "won" : "lost"}` },
-      h("h2", { id: "result-title", "data-testid": "result-title" }, title),
+      h("h2", { id: actions ? "result-title" : "replay-result-title", "data-testid": "result-title" }, title),
       h("p", { class: "result-level", "data-testid": "result-level" }, level),
-      h("p", { class: `result-delta ${delta >= 0 ? "up" : "down"}`, "data-testid": "my-delta" }, `${signed(delta)} ${unit(edition)}`)),
+      h("p", { class: `result-delta ${delta >= 0 ? "up" : "down"}`, "data-testid": "my-delta" }, `${head ? head.who : ""}${signed(delta)} ${unit(edition)}`)),
     order,
     factList(facts),
     h("div", { class: "breakdown-wrap" },
@@ -160,9 +181,9 @@ function renderClassicResult(state, summary, actions) {
         h("thead", {}, h("tr", {}, h("td", {}), ...columns.map(header))),
         h("tbody", {}, ...rows))),
     notes.length ? h("p", { class: "result-notes" }, notes.join(" ")) : null,
-    gameIdField(summary.gameId, actions.copyGameId),
-    readyArea, resultButtons(summary, actions)].filter(Boolean));
-  shown(card, summary, wasHidden, `${title}. ${level}. ${signed(delta)} ${unit(edition)}`);
+  ];
+  if (actions) nodes.push(gameIdField(summary.gameId, actions), readyArea, resultButtons(summary, actions));
+  return { nodes: nodes.filter(Boolean), summary, spoken: `${title}. ${level}. ${signed(delta)} ${unit(edition)}` };
 }
 
 /** X, a and b with what each means (R9.1, C5): `why` says where a comes from. */
@@ -195,13 +216,14 @@ function loserCards(summary) {
       ...parseCards(cards.join(" ")).map((card) => miniCard(card))) : null);
 }
 
-/** The whole game id, to copy (`shuangkou replay GAME_ID`). */
-function gameIdField(id, copy) {
+/** The whole game id, to copy (`shuangkou replay GAME_ID`), and the link to its replay in the page. */
+function gameIdField(id, { copyGameId, replay }) {
   return h("div", { class: "game-id" },
     h("label", { for: "game-id" }, t("result.gameIdLabel")),
     h("div", { class: "game-id-row" },
       h("input", { id: "game-id", readonly: true, value: id, "data-testid": "game-id", onfocus: (event) => event.target.select() }),
-      h("button", { type: "button", class: "btn ghost small", onclick: copy }, t("result.copyId"))));
+      h("button", { type: "button", class: "btn ghost small", onclick: copyGameId }, t("result.copyId")),
+      replay ? h("a", { class: "btn secondary small", href: replay(id), "data-testid": "result-replay" }, t("replay.open")) : null));
 }
 
 /** A team's phase (C4.2) as the settlement lists it, team 0 = seats 0 and 2. */

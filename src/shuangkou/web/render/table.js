@@ -15,6 +15,7 @@ import {
 import { displayName, initial, miniCard, money, seatName } from "./common.js";
 import { renderHand } from "./hand.js";
 import { renderResult } from "./result.js";
+import { renderTracker } from "./tracker.js";
 
 /** The seat elements by their place at the table, and the bubbles beside them. */
 const SEAT_NODES = { me: "#seat-me", top: "#seat-opp", left: "#seat-left", right: "#seat-right" };
@@ -43,6 +44,7 @@ export function renderTable(state, actions, now) {
   renderHistory(state);
   renderFlipChip(state);
   renderActions(state);
+  renderTracker(state);
   renderSortLabel(state);
   renderHand(state);
   renderMessage(state);
