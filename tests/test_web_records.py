@@ -16,19 +16,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web import (  # noqa: F401  (the module's fixtures: server, browser)
+import test_web
+from test_web import (
     CHROMIUM,
     DESKTOP,
     OVERLAPS,
     PHONE,
     README_SCREENSHOTS,
-    ROOMS,
     Player,
     amount,
-    browser,
     ledger,
     run_server,
-    server,
     settle_for_screenshot,
     settle_hand,
 )
@@ -39,12 +37,20 @@ from shuangkou.game import Game
 from shuangkou.server.process import ServerProcess as Server
 from shuangkou.server.record import TableRecord
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="the browser tests need Debian's Chromium at /usr/bin/chromium")
+# The browser tests' fixtures: a server of the test rooms and Debian's Chromium, for this module too.
+server = test_web.server
+browser = test_web.browser
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="the browser tests need Debian's Chromium at /usr/bin/chromium"
+)
 
 from playwright.sync_api import Browser, Page  # noqa: E402
 
 # What the tracker must not cover: the cards (hand, table, the seats' plays), every seat, the buttons.
-NOT_UNDER_THE_TRACKER = "#hand .card, #felt-center .card, #view-table .seat, .bubble, #actions .btn, #tools .btn, #play-message"
+NOT_UNDER_THE_TRACKER = (
+    "#hand .card, #felt-center .card, #view-table .seat, .bubble, #actions .btn, #tools .btn, #play-message"
+)
 
 
 def play_hosted(player: Player) -> str:
@@ -90,7 +96,9 @@ def tracker_shown(page: Page) -> dict[str, int]:
 # The card tracker
 
 
-def test_the_card_tracker_shows_the_servers_counts_persists_and_covers_nothing(server: Server, browser: Browser) -> None:
+def test_the_card_tracker_shows_the_servers_counts_persists_and_covers_nothing(
+    server: Server, browser: Browser
+) -> None:
     """记牌器: C (or its button) shows the counts of the table state the server sent — equal
     to the deck less our hand and every card played, from the game record — remembered over
     a reload, never over a card, a seat or a button, two seats and four, desktop and phone."""
@@ -105,11 +113,11 @@ def test_the_card_tracker_shows_the_servers_counts_persists_and_covers_nothing(s
         for turn in range(3):  # at our turn (nothing moves until we act), then after a few plays
             player.wait_turn(30000)
             shown, game = page.evaluate(
-                "[Object.fromEntries([...document.querySelectorAll('#tracker .tk')].map(n => [n.dataset.rank, +n.dataset.count])),"
-                " window.shuangkou.state.table.game]"
+                "[Object.fromEntries([...document.querySelectorAll('#tracker .tk')]"
+                ".map(n => [n.dataset.rank, +n.dataset.count])), window.shuangkou.state.table.game]"
             )
             assert shown == game["tracker"], "the server's numbers"
-            assert list(tracker_shown(page)) == ["BJ", "SJ", "2", "A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3"]
+            assert " ".join(tracker_shown(page)) == "BJ SJ 2 A K Q J 10 9 8 7 6 5 4 3", "highest first"
             _, core = core_game(server, page.evaluate("window.shuangkou.state.table.game_id"))
             unseen = rank_count([str(card) for card in DECK])
             unseen.subtract(rank_count(player.hand()))
@@ -124,8 +132,10 @@ def test_the_card_tracker_shows_the_servers_counts_persists_and_covers_nothing(s
             seats = 4 if room == "classic" else 2
             assert seen["mine"] == 1 and seen["theirs"] >= len(player.hand()) + seats + 3, (room, viewport, seen)
             assert seen["hits"] == [], (room, viewport)
-            assert page.evaluate("(() => { const r = document.querySelector('#tracker').getBoundingClientRect();"
-                                 " return r.left >= 0 && r.right <= innerWidth && r.bottom <= innerHeight; })()"), (room, viewport)
+            assert page.evaluate(
+                "(() => { const r = document.querySelector('#tracker').getBoundingClientRect();"
+                " return r.left >= 0 && r.right <= innerWidth && r.bottom <= innerHeight; })()"
+            ), (room, viewport)
         page.reload()
         page.wait_for_selector("#tracker:not([hidden]) .tk")  # remembered by the browser
         page.click("#btn-tracker")
@@ -143,7 +153,8 @@ def test_the_card_tracker_shows_the_servers_counts_persists_and_covers_nothing(s
 def history_rows(page: Page) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = page.eval_on_selector_all(
         "[data-testid=history-row]",
-        """nodes => nodes.map(n => ({id: n.dataset.gameId, delta: n.querySelector('[data-testid=history-delta]').textContent,
+        """nodes => nodes.map(n => ({id: n.dataset.gameId,
+            delta: n.querySelector('[data-testid=history-delta]').textContent,
             after: n.querySelector('[data-testid=history-after]').textContent, href: n.getAttribute('href'),
             against: n.querySelector('[data-testid=history-against]').textContent,
             partner: n.querySelector('[data-testid=history-partner]')?.textContent ?? null}))""",
@@ -259,14 +270,21 @@ def check_replay(server: Server, page: Page, game_id: str) -> None:
             continue
         assert seen["kind"] == event.type, index
         if event.type == "play":
-            assert (sorted(seen["play"].split()), seen["playSeat"]) == (sorted(str(card) for card in event.cards), event.seat)
+            assert (sorted(seen["play"].split()), seen["playSeat"]) == (
+                sorted(str(card) for card in event.cards),
+                event.seat,
+            )
             assert seen["reading"] == bool(event.combo and event.combo.stands_for), f"a joker's reading at step {index}"
-    assert [+hand for hand in left] == [Counter(str(card) for card in hand) for hand in core.hands], "the core's hands at the end"
+    assert [+hand for hand in left] == [Counter(str(card) for card in hand) for hand in core.hands], (
+        "the core's hands at the end"
+    )
     page.keyboard.press("ArrowRight")  # already at the end
     assert page.evaluate(REPLAY_AT)["index"] == len(actions)
     if core.seats == 4:
         places = ["1st out", "2nd out", "3rd out", "Last"]
-        assert page.evaluate(REPLAY_AT)["places"] == {str(seat): places[at] for at, seat in enumerate(core.finish_order)}
+        assert page.evaluate(REPLAY_AT)["places"] == {
+            str(seat): places[at] for at, seat in enumerate(core.finish_order)
+        }
     for entry in ledger(server, game_id):
         if entry["seat"] is None:  # the house
             continue
@@ -318,7 +336,9 @@ def test_replays_of_a_two_seat_and_a_four_seat_game_step_through_the_record(serv
         player.close()
 
 
-def test_a_shared_replay_link_opens_without_signing_in_and_an_unknown_game_says_so(server: Server, browser: Browser) -> None:
+def test_a_shared_replay_link_opens_without_signing_in_and_an_unknown_game_says_so(
+    server: Server, browser: Browser
+) -> None:
     """The replay's link, opened in a fresh browser with no account, shows the same game; an
     id that names no game says so plainly."""
     player = Player(browser, server).sign_in("Sharer").in_lobby()
@@ -350,3 +370,61 @@ def test_a_shared_replay_link_opens_without_signing_in_and_an_unknown_game_says_
     assert status.inner_text() == "There is no game ffffffffffff. Check the link."
     stranger.errors = [error for error in stranger.errors if "404" not in error]  # the browser logs the refused request
     stranger.close()
+
+
+def test_screenshots_of_the_tracker_the_history_and_a_replay(tmp_path: Path, browser: Browser) -> None:
+    """The README's pictures of the card tracker at the table, the history page and the
+    replay viewer, at desktop and at phone width (docs/screenshots/ when
+    SHUANGKOU_SCREENSHOTS=1 is set, a temporary folder otherwise)."""
+    write_readme = os.environ.get("SHUANGKOU_SCREENSHOTS") == "1"
+    folder = README_SCREENSHOTS if write_readme else tmp_path / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def shoot(page: Page, name: str) -> None:
+        for viewport, suffix in ((PHONE, "-phone"), (DESKTOP, "")):
+            page.set_viewport_size(viewport)
+            settle_for_screenshot(page)
+            page.screenshot(path=str(folder / f"{name}{suffix}.png"))
+
+    with run_server(tmp_path / "shots", None) as shots:  # the shipped rooms
+        player = Player(browser, shots).sign_in("Xiao Ming").in_lobby()
+        page = player.page
+        player.play_bots("classic")
+        page.keyboard.press("c")
+        for _ in range(3):  # a few plays: the tracker has counted them
+            player.wait_turn(30000)
+            player.take_turn()
+        player.wait_turn(30000)
+        settle_hand(page)
+        shoot(page, "tracker")
+        page.keyboard.press("c")
+        classic = play_hosted(player)
+        page.click("[data-testid=result-leave]")
+        player.in_lobby()
+        player.play_bots("points")
+        game_id = play_hosted(player)
+        for _ in range(2):
+            next_game(player, game_id)
+            game_id = play_hosted(player)
+        page.click("[data-testid=result-leave]")
+        player.in_lobby()
+        page.click("[data-testid=my-games]")
+        page.wait_for_selector("[data-testid=history-row]")
+        shoot(page, "history")
+
+        page.goto(f"{shots.url}/#replay/{classic}")
+        page.wait_for_selector("#page-replay [data-testid=replay-now]")
+        steps = int(page.get_attribute("#page-replay [data-testid=replay-step]", "data-index") or "0")
+        page.keyboard.press("End")
+        last = int(page.get_attribute("#page-replay [data-testid=replay-step]", "data-index") or "0")
+        page.keyboard.press("Home")
+        for _ in range(last // 3):  # a third of the way: hands played down, the seats' plays and passes
+            page.keyboard.press("ArrowRight")
+        while page.get_attribute("#page-replay [data-testid=replay-now]", "data-kind") != "play":
+            page.keyboard.press("ArrowRight")
+        assert steps == 0 and last > 0
+        shoot(page, "replay")
+        player.close()
+    for name in ("tracker", "history", "replay"):
+        for suffix in ("", "-phone"):
+            assert (folder / f"{name}{suffix}.png").stat().st_size > 10_000

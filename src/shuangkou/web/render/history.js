@@ -47,7 +47,8 @@ export function renderHistory(view, rooms, link) {
     h("span", { class: "g-result", "data-testid": "history-result" },
       h("strong", {}, t(row.won ? "history.won" : "history.lost")), " · ", t(`result.${row.result}`)),
     h("span", { class: `g-delta ${row.delta >= 0 ? "up" : "down"}`, "data-testid": "history-delta" }, `${signed(row.delta)} ${unit(row.edition)}`),
-    h("span", { class: "g-after", "data-testid": "history-after" }, money(row.balanceAfter, row.edition)))));
+    h("span", { class: "g-after" }, h("span", { class: "g-label" }, `${t("history.after")} `),
+      h("span", { "data-testid": "history-after" }, money(row.balanceAfter, row.edition))))));
   const nav = h("nav", { class: "pager", "aria-label": t("history.page") },
     h("a", { class: "btn secondary small", href: page.previous === null ? null : link(page.previous), "aria-disabled": page.previous === null ? "true" : null,
       "data-testid": "history-previous" }, `← ${t("history.previous")}`),
