@@ -214,14 +214,16 @@ def test_escape_in_host_mode_the_other_three_play_on(start_server: StartServer) 
     async def scenario() -> None:
         players = await start_four(server)
         game_id = players[0].table["game_id"] if players[0].table else None
+        cost = players[1].table["escape_cost"] if players[1].table else None
         left = await players[1].leave()
         assert left["escape"] and left["hosted"]
+        assert cost is not None and cost == left["charged"] and cost["charge"] is None  # settled at the end
         others = [players[0], players[2], players[3]]
         await others[0].until(lambda t: t["game"]["hosting"][1] and t["game"]["escaped"] == 1)
         await asyncio.gather(*(take_turns(p, weakest, game_id, timeout=30) for p in others))
         final = await others[0].until(lambda t: t["phase"] == "settled")
         settlement = final["settlement"]
-        assert settlement["escaper"] == 1 and settlement["penalty"] > 0
+        assert settlement["escaper"] == 1 and settlement["penalty"] == cost["penalty"] > 0  # C6.1
         assert settlement["escape_payments"][1] == -settlement["penalty"]
         await check_settlement(server, tuple(others), final)
 
@@ -274,11 +276,11 @@ def test_C6_a_player_who_is_out_leaves_without_escaping(start_server: StartServe
         view = await turns_until(players, shedding, lambda v: bool(v["game"]["finish_order"]))
         assert view["phase"] == "playing", "the game went on after the first player out"
         out = view["game"]["finish_order"][0]
-        penalties = [player.table["escape_penalty"] if player.table else None for player in players]
-        assert penalties[out] is None  # leaving costs nothing once out
-        assert all(penalty for seat, penalty in enumerate(penalties) if seat != out)
+        costs = [player.table["escape_cost"] if player.table else None for player in players]
+        assert costs[out] is None  # leaving costs nothing once out
+        assert all(cost and cost["penalty"] for seat, cost in enumerate(costs) if seat != out)
         left = await players[out].leave()
-        assert left == {"type": "left", "table": view["id"], "escape": False, "hosted": False}
+        assert left == {"type": "left", "table": view["id"], "escape": False, "hosted": False, "charged": None}
         others = [player for seat, player in enumerate(players) if seat != out]
         final = await turns_until(others, shedding, lambda v: False)
         final = await others[0].until(lambda t: t["phase"] == "settled")
@@ -417,11 +419,18 @@ def test_C6_2_escape_in_settle_mode_ends_the_game_for_all_four(start_server: Sta
 
     async def scenario() -> None:
         players = await start_four(server)
+        await turns_until(players, weakest, lambda v: v["game"]["seq"] >= 6)
+        for player in players:
+            await player.settle_quietly()
+        announced = players[2].table["escape_cost"] if players[2].table else None
         left = await players[2].leave()
         assert left["escape"] and not left["hosted"]
         final = await players[0].until(lambda t: t["phase"] == "settled")
         settlement = final["settlement"]
         assert settlement["result"] == "escape" and settlement["escaper"] == 2
+        # C6.2: what the state announced is what the settlement and the ledger charged.
+        assert announced is not None and announced == left["charged"]
+        assert announced["charge"] == -settlement["deltas"][2] and announced["penalty"] == settlement["penalty"]
         assert sorted(settlement["winners"]) == [1, 3]
         assert settlement["escape_payments"][0] == 0  # the partner neither pays nor receives D
         assert final["game"]["revealed"] is not None  # every hand still held is shown (C5.8)

@@ -153,7 +153,8 @@ def test_a_bot_never_waits_alone_at_a_table(server: RunningServer) -> None:
         ana = await server.player("Ana")
         await ana.join("points", opponent="bot")
         table = await ana.until(lambda t: t["seats"][1] is not None)
-        assert await ana.leave() == {"type": "left", "table": table["id"], "escape": False, "hosted": False}
+        left = await ana.leave()
+        assert left == {"type": "left", "table": table["id"], "escape": False, "hosted": False, "charged": None}
         bo = await server.player("Bo")
         await bo.join("points")
         view = await bo.until(lambda t: t["you"] is not None)
@@ -402,6 +403,8 @@ def test_escape_in_settle_mode_ends_and_settles_the_game(server: RunningServer) 
                     await player.play(moves[0]["cards"], moves[0]["as"])
                     await player.until(lambda t, seq=seq: t["seq"] > seq)
                     await (bo if player is ana else ana).until(lambda t, seq=seq: t["seq"] > seq)
+        assert ana.table is not None
+        announced = ana.table["escape_cost"]
         left = await ana.leave()
         assert left["escape"] and not left["hosted"]
         final = await bo.until(lambda t: t["phase"] == "settled" and t["seats"][0] is None)
@@ -412,6 +415,13 @@ def test_escape_in_settle_mode_ends_and_settles_the_game(server: RunningServer) 
         assert settlement["deltas"][0] < 0 < settlement["deltas"][1]
         assert {"type": "escape", "seat": 0, "cause": "escape"} in bo.events
         await check_settlement(server, (ana, bo), final)
+        # R10.3: the cost announced before leaving, and the one reported after, is what the
+        # ledger charged: the penalty, the normal loss and Bo's contribution.
+        assert announced == left["charged"]
+        assert announced["charge"] == -settlement["deltas"][0] == announced["owed"] > announced["penalty"]
+        assert announced["penalty"] == settlement["penalty"]
+        entries = (await server.aadmin("GET", f"ledger?game={final['game_id']}"))["entries"]
+        assert next(e["delta"] for e in entries if e["account"] == ana.id) == -announced["charge"]
         # The escaper's connection stayed open: free to sit down again at once (quick match
         # finds Bo's table, where a seat is free).
         assert ana.table is None
@@ -434,8 +444,11 @@ def test_escape_before_playing_a_card_pays_the_penalty_only(
         escaper = next(p for p in players if not my_turn(p.table or {}))
         other = players[0] if escaper is players[1] else players[1]
         seat = escaper.seat
-        assert seat is not None
-        await escaper.leave()
+        assert seat is not None and escaper.table is not None
+        cost = {"mode": "settle", "penalty": penalty, "owed": penalty, "fee": 0, "charge": penalty}
+        assert escaper.table["escape_cost"] == cost  # R10.3: exact before leaving
+        left = await escaper.leave()
+        assert left["charged"] == cost
         final = await other.until(lambda t: t["phase"] == "settled")
         settlement = final["settlement"]
         assert settlement["escaper"] == seat and not settlement["escaper_played"]
@@ -454,8 +467,11 @@ def test_escape_in_host_mode_is_hosted_to_the_end_then_settled(server: RunningSe
         ana, bo = await start_game(server, "hosted")
         table = ana.table
         assert table is not None
+        # R10.1: no penalty; the game is settled normally at its end.
+        hosted = {"mode": "host", "penalty": 0, "owed": None, "fee": None, "charge": None}
+        assert table["escape_cost"] == hosted
         left = await ana.leave()
-        assert left == {"type": "left", "table": table["id"], "escape": True, "hosted": True}
+        assert left == {"type": "left", "table": table["id"], "escape": True, "hosted": True, "charged": hosted}
         await bo.until(lambda t: t["game"]["hosting"][0])
         assert {"type": "hosting", "seat": 0, "cause": "escape", "on": True} in bo.events
         # Still bound to the hosted seat: no second table meanwhile.

@@ -62,6 +62,8 @@ __all__ = [
     "Action",
     "BombPlay",
     "Escape",
+    "EscapeCost",
+    "EscapeCostView",
     "Event",
     "Game",
     "GameError",
@@ -291,6 +293,65 @@ class GameView(TypedDict):
     seat: NotRequired[int]
     hand: NotRequired[list[str]]
     tracker: NotRequired[dict[str, int]]
+
+
+class EscapeCostView(TypedDict):
+    """JSON form of an :class:`EscapeCost`, as a seat that may leave is shown it."""
+
+    mode: Literal["settle", "host"]
+    penalty: int
+    owed: int | None
+    fee: int | None
+    charge: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class EscapeCost:
+    """What leaving the game now would cost ``seat`` (:meth:`Game.escape_cost`).
+
+    ``penalty`` is the escape penalty: X × ``escape_multiplier`` (R10.3) or D (C6.2) when
+    the game would end at once (``mode = "settle"``), P (C6.1) or nothing (R10.1) when
+    hosting plays the seat to the end (``"host"``). ``settlement`` is the settlement leaving
+    now would make, with its whole breakdown (``"settle"`` only: in ``"host"`` mode the game
+    is settled when it ends)."""
+
+    seat: int
+    mode: Literal["settle", "host"]
+    penalty: int
+    settlement: Settlement | TableSettlement | None
+
+    @classmethod
+    def settled(cls, seat: int, settlement: Settlement | TableSettlement) -> EscapeCost:
+        """The cost of an escape that ended the game at once, from its settlement (R10.2,
+        C6.2): what it announces before, and what it charged after."""
+        return cls(seat, "settle", settlement.penalty, settlement)
+
+    @property
+    def charge(self) -> int | None:
+        """What the seat's balance would lose in all (table fee and caps included), or None
+        in ``"host"`` mode."""
+        return None if self.settlement is None else -self.settlement.deltas[self.seat]
+
+    @property
+    def owed(self) -> int | None:
+        """What the escape makes the seat owe before the table fee and caps: the penalty,
+        plus the normal loss and the opponent's contribution (R10.3) or the others'
+        contributions (C6.2); None in ``"host"`` mode."""
+        settlement = self.settlement
+        if settlement is None:
+            return None
+        if isinstance(settlement, Settlement):
+            return settlement.due if settlement.payer == self.seat else 0
+        return -settlement.nets[self.seat]
+
+    @property
+    def fee(self) -> int | None:
+        """The table fee the seat would pay (R9.7, C5.7), or None in ``"host"`` mode."""
+        return None if self.settlement is None else self.settlement.table_fees[self.seat]
+
+    def view(self) -> EscapeCostView:
+        """JSON form: the mode, penalty, owed, fee and charge (None where not known yet)."""
+        return {"mode": self.mode, "penalty": self.penalty, "owed": self.owed, "fee": self.fee, "charge": self.charge}
 
 
 @dataclass(frozen=True, slots=True)
@@ -564,12 +625,33 @@ class Game:
             escaper=self.escaped,
         )
 
-    def escape_penalty(self, balances: Sequence[int]) -> int:
-        """What leaving now would cost a seat, for the seats' balances before the game: X
-        times the escape multiplier (R10.3) with two seats; with four the penalty of C6.1
-        or, when the game would end at once, C6.2's (b of the highest phase reached so far)."""
+    def escape_cost(self, seat: int, balances: Sequence[int]) -> EscapeCost | None:
+        """What leaving now would cost ``seat``, for the seats' balances before the game; None
+        when its leaving would be no escape (the game is over, the seat is out or another
+        seat has escaped already, C6). With ``escape_mode = "settle"`` (R10.2, C6.2) the
+        cost is exact: the escape is applied, the game settled by :meth:`settlement` — the
+        code that settles a real escape — and the escape taken back (:meth:`undo`). With
+        ``"host"`` the game is settled at its end: the penalty is known now (C6.1 with four
+        seats; none with two, R10.1), the rest is the game's result."""
+        try:
+            self.check(Escape(seat))
+        except GameError:
+            return None
+        mode = self.settings.escape_mode
+        if mode == "host":
+            return EscapeCost(seat, mode, self._host_escape_penalty(balances), None)
+        self.apply(Escape(seat))
+        try:
+            return EscapeCost.settled(seat, self.settlement(balances))
+        finally:
+            self.undo()
+
+    def _host_escape_penalty(self, balances: Sequence[int]) -> int:
+        """The penalty an escaper hosted to the end pays with the game's result: P of C6.1
+        (:func:`classic_escape_penalty`, as :func:`settle_classic` charges it) with four
+        seats, nothing with two (R10.1: settled normally)."""
         if self.seats == 2:
-            return self.settings.escape_penalty(*balances)
+            return 0
         x = self.settings.match_points_for(*balances)
         phases = [scoring_phase(self.bombs(seat), self.settings) for seat in range(self.seats)]
         return classic_escape_penalty(self.settings, x, phases)

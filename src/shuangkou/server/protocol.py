@@ -16,6 +16,7 @@ from typing_extensions import TypedDict  # pydantic needs it for schemas on Pyth
 
 from ..combos import Kind
 from ..errors import ErrorBody, ErrorCode, Refusal
+from ..game import EscapeCostView
 from .views import AccountView, EventView, MoveView, RoomSummary, TableView
 
 __all__ = [
@@ -215,12 +216,16 @@ class PongMessage(TypedDict):
 class LeftMessage(TypedDict):
     """Answer to ``leave``: the player is back in the lobby, the connection stays open.
     ``escape``: a game was in progress (R10); ``hosted``: hosting plays the seat to the end
-    ("host" mode, R10.1), and the player is bound to that table until its settlement."""
+    ("host" mode, R10.1), and the player is bound to that table until its settlement.
+    ``charged``: on an escape, what it cost — taken from the settlement it made when the
+    game ended at once (R10.2, C6.2), or the penalty charged with the game's result when
+    hosting plays on (R10.1, C6.1) — else null."""
 
     type: Literal["left"]
     table: str
     escape: bool
     hosted: bool
+    charged: EscapeCostView | None
 
 
 class ClosedMessage(TypedDict):

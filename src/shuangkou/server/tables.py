@@ -24,7 +24,21 @@ import orjson
 
 from ..bots import Bot, GreedyBot, bot_action
 from ..errors import ErrorCode
-from ..game import Action, Escape, Event, Game, GameError, HostedTurn, Hosting, Pass, Play, Timeout, action_to_dict
+from ..game import (
+    Action,
+    Escape,
+    EscapeCost,
+    EscapeCostView,
+    Event,
+    Game,
+    GameError,
+    HostedTurn,
+    Hosting,
+    Pass,
+    Play,
+    Timeout,
+    action_to_dict,
+)
 from ..scoring import SettlementView, TableSettlementView
 from ..store import Account, Store
 from . import protocol as p
@@ -100,6 +114,7 @@ class TableGame:
     game: Game
     game_id: str
     settlement: SettlementView | TableSettlementView | None = None
+    escape_charge: EscapeCostView | None = None  # what an escape that ended the game charged (R10.2, C6.2)
 
 
 TurnKey = tuple[int, int, bool]
@@ -172,6 +187,12 @@ class Table:
     def free_seats(self) -> int:
         """Seats nobody holds."""
         return sum(seat is None for seat in self.seats)
+
+    def balances(self) -> list[int] | None:
+        """The seated players' balances, one per seat, or None while a seat is empty or its
+        balance unknown."""
+        balances = [seat.balance for seat in self.seats if seat is not None and seat.balance is not None]
+        return balances if len(balances) == len(self.seats) else None
 
     def accounts(self) -> list[int]:
         """Accounts seated here."""
@@ -453,12 +474,18 @@ class Table:
             escape = False
             if not game.hosting[index]:
                 await self._apply(Hosting(index, True, "disconnect"))
-        elif escape:
+        charged: EscapeCostView | None = None
+        if game is not None and escape:
+            balances = self.balances()
+            cost = game.escape_cost(index, balances) if balances is not None else None
             await self._apply(Escape(index))  # R10, C6
+            charged = cost.view() if cost is not None else None  # host mode: the penalty to come
         stays = self.playing  # the seat stays in the game to its settlement
+        if escape and not stays and self.current is not None:
+            charged = self.current.escape_charge  # settled at once: what the ledger was charged
         hosted = stays and bool(self.current and self.current.game.hands[index])  # played by hosting (R10.1)
         if connection is not None:
-            connection.send({"type": "left", "table": self.id, "escape": escape, "hosted": hosted})
+            connection.send({"type": "left", "table": self.id, "escape": escape, "hosted": hosted, "charged": charged})
         if stays:
             seat.left = True
             if not hosted:
@@ -568,7 +595,10 @@ class Table:
 
         await self.services.run_db(write)
         METRICS.settlements.inc()
-        self.current = replace(current, settlement=settlement.to_dict())
+        charge = None
+        if game.ended_by_escape and game.escaped is not None:  # R10.2, C6.2
+            charge = EscapeCost.settled(game.escaped, settlement).view()
+        self.current = replace(current, settlement=settlement.to_dict(), escape_charge=charge)
         self.winner_account = accounts[game.leads_next] if game.leads_next is not None else None
         self._log("game settled", result=game.result, deltas=list(settlement.deltas), house=settlement.house)
         for index in seats:
