@@ -66,6 +66,10 @@ ROOMS = {
     # RULES-CLASSIC: four seats in two teams (the shipped classic room's rules, long timers).
     "classic": 'edition = "points"\nname = "Classic room"\n[rules]\nwild_jokers = "none"\nthree_joker_bomb = false\n'
     '[timers]\nturn_seconds = 30\nready_seconds = 120\n[escape]\nescape_mode = "host"\n[table]\nseats = 4\n',
+    # The same four seats where an escape ends the game at once (C6.2), with a table fee.
+    "classic_settle": 'edition = "points"\nname = "Classic, settled at once"\n[rules]\nwild_jokers = "none"\n'
+    'three_joker_bomb = false\n[timers]\nturn_seconds = 30\nready_seconds = 120\n[house]\ntable_fee = 10\n'
+    '[escape]\nescape_mode = "settle"\n[table]\nseats = 4\n',
 }
 
 
@@ -573,16 +577,19 @@ def test_quick_match_hosting_reload_restores_hand_table_and_timer_then_escape(se
     assert abs(shown - int(bo.page.inner_text(f"[data-testid=timer-{bo_seat}]"))) <= 1
     assert 0 < shown <= 30
 
-    # Leaving mid-game warns with the escape penalty; cancelling keeps the game.
-    penalty = ana.page.evaluate("window.shuangkou.state.table.escape_penalty")
+    # Leaving mid-game warns with the escape penalty and the exact total; cancelling keeps the game.
+    cost = ana.page.evaluate("window.shuangkou.state.table.escape_cost")
+    penalty, total = cost["penalty"], cost["charge"]
     ana.page.click("[data-testid=leave]")
     dialog = ana.page.locator("dialog[data-testid=escape-dialog]")
     dialog.wait_for()
     assert f"{penalty:,} coins" in dialog.inner_text()
     assert "already played" in dialog.inner_text()
-    # R10.3: the normal loss and Bo's contribution come on top; the state prices the penalty only.
-    assert ana.page.inner_text("[data-testid=escape-total]") == (
-        f"Total charged: {penalty:,} coins or more; the exact total is settled when you leave."
+    # R10.3: the normal loss and Bo's contribution come on top, priced by the server.
+    assert total > penalty
+    assert ana.page.inner_text("[data-testid=escape-total]") == f"Total charged: {total:,} coins."
+    assert ana.page.inner_text("[data-testid=escape-breakdown]") == (
+        f"Escape penalty {penalty:,} coins + Normal loss and contributions {total - penalty:,} coins"
     )
     ana.page.click("#dlg-confirm-cancel")
     assert ana.attr("phase") == "playing"
@@ -595,13 +602,12 @@ def test_quick_match_hosting_reload_restores_hand_table_and_timer_then_escape(se
     assert "Escape penalty" in bo.page.inner_text("[data-testid=breakdown]")
     game_id = check_result_against_ledger(server, bo)
     ana_entry = next(e for e in ledger(server, game_id) if e["account"] == ana.account()["id"])
-    assert ana_entry["delta"] < -penalty  # penalty plus the normal loss: Ana had played cards
+    assert ana_entry["delta"] == -total  # the dialog's figure is what the ledger charged
     wait_until(
         lambda: amount(ana.page.inner_text("[data-testid=balance-wealth]")) == ana_entry["balance_after"],
         5,
         "the lobby to show Ana's balance after the escape",
     )
-    total = -ana_entry["delta"]
     assert amount(ana.page.inner_text("[data-testid=report-penalty] dd")) == penalty
     assert amount(ana.page.inner_text("[data-testid=report-rest] dd")) == total - penalty
     assert amount(ana.page.inner_text("[data-testid=report-total] dd")) == total
@@ -614,8 +620,8 @@ def test_leave_before_playing_a_card_costs_exactly_the_escape_penalty(server: Se
     ana = Player(browser, server).sign_in("Quitter").in_lobby()
     start = ana.account()["balances"]["points"]
     ana.play_bots("points")
-    penalty = ana.page.evaluate("window.shuangkou.state.table.escape_penalty")
-    assert penalty == 60 * 12
+    cost = ana.page.evaluate("window.shuangkou.state.table.escape_cost")
+    assert cost == {"mode": "settle", "penalty": 60 * 12, "owed": 720, "fee": 0, "charge": 720}
     ana.page.click("[data-testid=leave]")
     dialog = ana.page.locator("dialog[data-testid=escape-dialog]")
     dialog.wait_for()
@@ -642,6 +648,41 @@ def test_leave_before_playing_a_card_costs_exactly_the_escape_penalty(server: Se
     assert (amount(before), amount(after)) == (start, start - 720)
     ana.page.click("[data-testid=escape-report-close]")
     assert ana.page.is_hidden("[data-testid=escape-report]")
+    ana.close()
+
+
+def test_C6_2_four_seat_escape_dialog_states_what_the_ledger_charges(server: Server, browser: Browser) -> None:
+    """C6.2, R9.7: at a four-seat table settled at once, the dialog states the exact total
+    (the penalty D, the others' contributions and the table fee), and after leaving the
+    ledger's change and the lobby's report are that figure."""
+    ana = Player(browser, server).sign_in("Leaver4").in_lobby()
+    start = ana.account()["balances"]["points"]
+    ana.play_bots("classic_settle")
+    for _ in range(2):  # a few plays first: the bots' bombs and contributions count too
+        ana.wait_turn(timeout=30000)
+        ana.take_turn(most=True)
+    ana.wait_turn(timeout=30000)  # on Ana's turn nothing moves until she acts: the cost stands
+    game_id = server_table(ana)["game_id"]
+    cost = server_table(ana)["escape_cost"]
+    assert cost["mode"] == "settle" and cost["fee"] == 10
+    total = cost["charge"]
+    assert total == cost["owed"] + 10
+    ana.page.click("[data-testid=leave]")
+    dialog = ana.page.locator("dialog[data-testid=escape-dialog]")
+    dialog.wait_for()
+    assert ana.page.inner_text("[data-testid=escape-total]") == f"Total charged: {total:,} points."
+    assert "Table fee 10 points" in ana.page.inner_text("[data-testid=escape-breakdown]")
+    ana.page.click("#dlg-confirm-ok")
+    ana.in_lobby()
+    entry = next(e for e in ledger(server, game_id) if e["account"] == ana.account()["id"])
+    assert entry["delta"] == -total, "the dialog's figure is what the ledger charged"
+    charged = start - ana.account()["balances"]["points"]
+    assert charged == total
+    ana.page.wait_for_selector("[data-testid=escape-report]")
+    assert amount(ana.page.inner_text("[data-testid=report-total] dd")) == charged
+    assert amount(ana.page.inner_text("[data-testid=report-fee] dd")) == 10
+    before, after = ana.page.inner_text("[data-testid=report-balance] dd").split("→")
+    assert (amount(before), amount(after)) == (start, start - charged)
     ana.close()
 
 

@@ -19,6 +19,9 @@ export function table({
   id = "T1", seq = 5, gameId = "g1", you = 0, toAct = 0, hand = ["3H", "3S", "5C", "QH", "QD", "SJ"], onTable = null,
   cardsLeft = [27, 27], phase = "playing", seats = [seat("Ann"), seat("Bob")], escapeMode = "settle", settlement = null,
   hosting = [false, false], finished = false, escaped = null, deadline = 1_000_000, played = [false, false],
+  escapeCost = escapeMode === "settle"
+    ? { mode: "settle", penalty: 720, owed: 720, fee: 0, charge: 720 }
+    : { mode: "host", penalty: 0, owed: null, fee: null, charge: null },
 } = {}) {
   return {
     id, room: "points", edition: "points", seq, phase, you, seats,
@@ -27,7 +30,7 @@ export function table({
       table: onTable, plays: onTable ? [onTable] : [], timeouts: [0, 0], hosting, finished,
       winner: null, result: null, escaped, played, seat: you, hand,
     },
-    game_id: gameId, turn_seconds: 20, turn_deadline: deadline, escape_penalty: 720, escape_mode: escapeMode,
+    game_id: gameId, turn_seconds: 20, turn_deadline: deadline, escape_cost: phase === "playing" ? escapeCost : null, escape_mode: escapeMode,
     settlement,
   };
 }
@@ -50,7 +53,8 @@ const FOUR = ["Ann", "Bob", "Cy", "Di"];
 export function table4({
   you = 0, toAct = 0, onTable = null, plays = onTable ? [onTable] : [], cardsLeft = [27, 27, 27, 27], phase = "playing",
   seats = FOUR.map((name) => seat(name)), finishOrder = [], finished = false, swap = null, settlement = null, seq = 5,
-  gameId = "g4", hand = ["3H", "5C", "QH"], escapePenalty = 1080, escapeMode = "host", game = true,
+  gameId = "g4", hand = ["3H", "5C", "QH"], escapeMode = "host",
+  escapeCost = { mode: escapeMode, penalty: 1080, owed: null, fee: null, charge: null }, game = true,
 } = {}) {
   return {
     id: "T4", room: "classic", edition: "points", seq, phase, you, seats,
@@ -61,7 +65,7 @@ export function table4({
       winners: [], swap, seat: you, hand,
     } : null,
     game_id: game ? gameId : null, turn_seconds: 20, turn_deadline: 1_000_000,
-    escape_penalty: phase === "playing" ? escapePenalty : null, escape_mode: escapeMode, settlement,
+    escape_cost: phase === "playing" ? escapeCost : null, escape_mode: escapeMode, settlement,
   };
 }
 
