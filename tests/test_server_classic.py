@@ -362,6 +362,44 @@ def test_a_player_waiting_longer_than_bot_fill_seconds_is_offered_bots(start_ser
     run(scenario(), timeout=60)
 
 
+def test_the_offer_of_bots_is_sent_again_to_a_player_who_reconnects_while_it_stands(
+    start_server: StartServer,
+) -> None:
+    """A page reloaded after the ``bots_offered`` notice is told again (the offer stands
+    until someone sits down); once someone has, a reconnect brings no offer until the new
+    wait is over."""
+    room = CLASSIC_ROOM.replace("[timers]\n", "[timers]\nbot_fill_seconds = 0.3\n")
+    server = start_server(rooms={**ROOMS, "classic": room})
+
+    async def scenario() -> None:
+        ana = await server.player("Ana")
+        await ana.join("classic")
+        await ana.until(lambda t: t["you"] == 0)
+        assert (await ana.expect("notice", timeout=5))["code"] == "bots_offered"
+        await ana.close()  # the page reloads: a new connection with the same session
+        again = await server.again(ana)
+        table = await again.until(lambda t: t["you"] == 0)
+        assert table["phase"] == "waiting"
+        offer = await again.expect("notice", timeout=1)
+        assert (offer["code"], offer["count"]) == ("bots_offered", 3)
+        # Bo sits down: a new wait begins, and the old offer no longer stands.
+        bo = await server.player("Bo")
+        await bo.join("classic")
+        await again.until(lambda t: t["seats"][1] is not None)
+        await again.close()
+        third = await server.again(ana)
+        await third.until(lambda t: t["you"] == 0)
+        await third.settle_quietly()
+        assert not [m for m in third.log if m["type"] == "notice"], "no offer before the new wait is over"
+        offer = await third.expect("notice", timeout=5)  # the new wait ends: offered again, for 2 seats
+        assert (offer["code"], offer["count"]) == ("bots_offered", 2)
+        await third.send({"type": "bots"})
+        table = await third.until(lambda t: all(seat is not None for seat in t["seats"]))
+        assert [seat["bot"] for seat in table["seats"]] == [False, False, True, True]
+
+    run(scenario(), timeout=60)
+
+
 def test_bot_fill_auto_seats_bots_once_the_wait_is_over(start_server: StartServer) -> None:
     room = CLASSIC_ROOM.replace("[timers]\n", "[timers]\nbot_fill_seconds = 0.3\n")
     room = room.replace('name = "Classic"\n', 'name = "Classic"\n[play]\nbot_fill = "auto"\n')

@@ -1329,6 +1329,9 @@ def test_a_quick_match_that_waited_offers_bots(server: Server, browser: Browser)
     offer.wait_for(timeout=5000)
     assert "Nobody has come for the free seat." in offer.inner_text()
     assert page.is_hidden("[data-testid=fill-bots]"), "one button for the bots"
+    page.reload()  # the offer still stands: the reloaded page shows it again
+    offer.wait_for(timeout=5000)
+    assert "Nobody has come for the free seat." in offer.inner_text()
     page.click("[data-testid=accept-bots]")
     player.wait_playing()
     assert [seat["bot"] for seat in server_table(player)["seats"]] == [False, True]

@@ -142,6 +142,7 @@ class Table:
     clock: TurnClock = field(init=False)
     fill_clock: Countdown[int] = field(init=False)  # how long players wait for others (bot_fill_seconds)
     _fill_waits: int = 0
+    _bots_offered: int = 0  # the wait whose end offered bots (0: none)
     _background: set[asyncio.Task[None]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
@@ -326,6 +327,8 @@ class Table:
         seat.left = False  # an escaper back at a hosted seat stays to the end, like any player
         self._log("reconnected", account=account.id, seat=index)
         self._send_state(connection, index)
+        if self._bots_on_offer():  # the offer still stands: a reloaded page is told again
+            self._offer_bots(connection)
         return True
 
     def _rejoin(self, account: Account, connection: Connection) -> bool:
@@ -384,15 +387,25 @@ class Table:
             self._background.add(task)
             task.add_done_callback(self._background.discard)
             return
-        free = self.free_seats
+        self._bots_offered = token
         for connection in self._connections():
             if connection not in self.spectators:
-                connection.send({
-                    "type": "notice",
-                    "code": "bots_offered",
-                    "message": f"Nobody has come for {free} seat{'s' if free > 1 else ''}: play with bots?",
-                    "count": free,
-                })
+                self._offer_bots(connection)
+
+    def _bots_on_offer(self) -> bool:
+        """Whether the offer of bots made when the last wait ended still stands: nobody has
+        sat down since (a new wait) and seats are still free."""
+        return self._bots_offered == self._fill_waits and self.waiting_for_players() and not self.playing
+
+    def _offer_bots(self, connection: Connection) -> None:
+        """Send the ``bots_offered`` notice for the free seats."""
+        free = self.free_seats
+        connection.send({
+            "type": "notice",
+            "code": "bots_offered",
+            "message": f"Nobody has come for {free} seat{'s' if free > 1 else ''}: play with bots?",
+            "count": free,
+        })
 
     # -- client messages ------------------------------------------------------------
 
