@@ -85,11 +85,15 @@ def ledger(server: Server, game_id: str) -> list[dict[str, Any]]:
 
 @contextlib.contextmanager
 def run_server(
-    directory: Path, rooms: dict[str, str] | None, port: int | None = None, seed: int | None = None
+    directory: Path,
+    rooms: dict[str, str] | None,
+    port: int | None = None,
+    seed: int | None = None,
+    bot_delay: float = 0.05,
 ) -> Iterator[Server]:
     """``shuangkou serve`` in a subprocess; rooms None means the shipped rooms; a seed deals
     the n-th game with seed + n. Fails the test if the server logged an error."""
-    arguments = ["--bot-delay", "0.05"] + ([] if seed is None else ["--seed", str(seed)])
+    arguments = ["--bot-delay", str(bot_delay)] + ([] if seed is None else ["--seed", str(seed)])
     if rooms is not None:
         room_dir = directory / "rooms"
         room_dir.mkdir(parents=True, exist_ok=True)
@@ -1182,7 +1186,7 @@ def test_a_bomb_is_announced_above_the_play_without_hiding_it_and_in_the_chosen_
 
 
 def test_recent_plays_scroll_to_the_oldest_and_open_on_a_phone(server: Server, browser: Browser) -> None:
-    """The recent plays (the last eight the server keeps) say when more are below and scroll
+    """The recent plays (every play of the game, as the server's view has them) say when more are below and scroll
     to them; on a phone a switch with their count opens them over the felt."""
     player = Player(browser, server).sign_in("Historian").in_lobby()
     page = player.page
@@ -1226,6 +1230,38 @@ def test_recent_plays_scroll_to_the_oldest_and_open_on_a_phone(server: Server, b
     toggle.click()
     assert page.is_hidden("#history")
     player.close()
+
+
+def test_a_reload_keeps_every_play_of_the_game_and_the_pass_of_the_round(tmp_path: Path, browser: Browser) -> None:
+    """R2.4: after a reload the recent plays list every play of the game (not the last
+    eight), and the opponent's pass that ended the round still shows by its seat. Bots and
+    hosting wait 4 s here, so that nothing moves while the page reloads (hosting plays for
+    a player whose connection dropped, R11.5)."""
+    with run_server(tmp_path / "reload", ROOMS, bot_delay=4.0) as slow:
+        player = Player(browser, slow).sign_in("Reloader").in_lobby()
+        page = player.page
+        player.play_bots("points")
+        deadline = time.monotonic() + 240
+        while True:  # until, on our turn after more than eight plays, the opponent's pass shows
+            assert time.monotonic() < deadline, "a pass after eight plays"
+            page.wait_for_selector("#view-table[data-turn=me], #result-card [data-testid=result-title]", timeout=30000)
+            if player.result_shown():  # this game ended too soon: the next one
+                page.click("[data-testid=next-game]")
+                player.wait_playing()
+                continue
+            if page.evaluate("window.shuangkou.state.table.game.plays.length") > 8 and page.is_visible("#bubble-opp"):
+                break
+            player.take_turn(most=True)
+        plays = page.evaluate("window.shuangkou.state.table.game.plays.map(play => play.cards)")
+        cause = page.get_attribute("#bubble-opp", "data-cause")
+        page.reload()
+        player.wait_turn()
+        assert len(server_table(player)["game"]["plays"]) == len(plays), "nothing moved during the reload"
+        page.wait_for_selector("#bubble-opp:not([hidden])")
+        assert page.get_attribute("#bubble-opp", "data-cause") == cause
+        assert page.locator("#history-list li").count() == len(plays) > 8
+        assert page.get_attribute("#history-list li:last-child", "data-cards") == plays[0], "the first play of the game"
+        player.close()
 
 
 def test_help_keeps_its_button_in_view_and_lists_the_bomb_phases(server: Server, browser: Browser) -> None:

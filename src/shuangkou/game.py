@@ -72,6 +72,7 @@ __all__ = [
     "HostedTurn",
     "Hosting",
     "Pass",
+    "PassView",
     "Play",
     "PlayView",
     "Timeout",
@@ -278,6 +279,8 @@ class GameView(TypedDict):
     cards_left: list[int]
     table: PlayView | None
     plays: list[PlayView]
+    round_start: int | None
+    passed: list[PassView]
     timeouts: list[int]
     hosting: list[bool]
     played: list[bool]
@@ -354,15 +357,24 @@ class EscapeCost:
         return {"mode": self.mode, "penalty": self.penalty, "owed": self.owed, "fee": self.fee, "charge": self.charge}
 
 
+class PassView(TypedDict):
+    """A seat's pass as views show it: who passed, and why (``player``, ``auto_pass``,
+    ``timeout`` or ``hosting``)."""
+
+    seat: int
+    cause: Cause
+
+
 @dataclass(frozen=True, slots=True)
 class PlayRecord:
-    """One play on the table."""
+    """One play on the table; ``lead`` when it began a round (R2.2, C2.1)."""
 
     index: int
     seat: int
     cards: tuple[Card, ...]
     combo: Combo
     cause: Cause
+    lead: bool = False
 
     def to_dict(self) -> PlayView:
         """JSON form, as in views (the combination as :meth:`Combo.view`)."""
@@ -823,7 +835,7 @@ class Game:
         hand = self.hands[seat]
         for card in cards:
             hand.remove(card)
-        record = PlayRecord(len(self.plays) + 1, seat, cards, combo, cause)
+        record = PlayRecord(len(self.plays) + 1, seat, cards, combo, cause, lead=self.table is None)
         self.plays.append(record)
         self.table = record
         self.passes = 0
@@ -926,7 +938,9 @@ class Game:
             "flip_card": str(self.flip_card) if self.flip_card else None,
             "cards_left": [len(hand) for hand in self.hands],
             "table": plays[-1] if self.table else None,  # the table is the last play
-            "plays": plays[-8:],
+            "plays": plays,
+            "round_start": self._round_lead().index if self.plays else None,
+            "passed": self.round_passes(),
             "timeouts": list(self.timeouts),
             "hosting": list(self.hosting),
             "played": self._played(),
@@ -946,6 +960,31 @@ class Game:
             data["hand"] = [str(card) for card in self.hands[seat]]
             data["tracker"] = self.tracker(seat)
         return data
+
+    def _round_lead(self) -> PlayRecord:
+        """The play that began the current round (or the round just over, until the next
+        lead); there must be a play."""
+        return next(play for play in reversed(self.plays) if play.lead)
+
+    def round_passes(self) -> list[PassView]:
+        """The passes of the current round (since its lead, R2.3, C2.1) by seats that have
+        not played since, in the order made: what the table shows by each seat."""
+        if not self.plays:
+            return []
+        plays_since = len(self.plays) - self._round_lead().index  # plays after the lead
+        passes: dict[int, Cause] = {}
+        played: set[int] = set()
+        for event in reversed(self.events):
+            if event.seat is None:
+                continue
+            if event.type == "play":
+                if not plays_since:
+                    break  # the lead: earlier passes belong to an earlier round
+                plays_since -= 1
+                played.add(event.seat)
+            elif event.type == "pass" and event.seat not in played:
+                passes.setdefault(event.seat, event.cause or "player")
+        return [{"seat": seat, "cause": cause} for seat, cause in reversed(passes.items())]
 
     def tracker(self, seat: int) -> dict[str, int]:
         """The card tracker (记牌器) of ``seat``: per rank, lowest first, how many of the 108

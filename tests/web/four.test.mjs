@@ -245,3 +245,18 @@ test("C6.1: leaving a four-seat host table: the penalty comes with the game's re
   const out = S.receiveLeft(S.leaveRequested(seated4({ escapeCost: null })), { type: "left", escape: false, hosted: false, charged: null });
   assert.equal(out.escapeReport, null, "a seat that is out leaves without an escape");
 });
+
+test("C2.1: a reloaded page shows each seat's pass and beaten play of the round from the view", () => {
+  const plays = [onTable(0, single("3"), 1), onTable(2, single("9"), 2), onTable(3, single("K"), 3)];
+  const state = S.receiveState(S.initialState(), state4Message({
+    toAct: 1, plays, onTable: plays[2], roundStart: 1, passed: [{ seat: 1, cause: "timeout" }],
+  }));
+  assert.deepEqual(S.seatAction(state, 0).play.cards, "3", "seat 0's beaten lead");
+  assert.deepEqual(S.seatAction(state, 2).play.cards, "9");
+  assert.equal(S.seatAction(state, 3), null, "seat 3's play is the one to beat");
+  assert.equal(S.seatAction(state, 1), null, "seat 1 is to act");
+  const later = S.receiveState(state, state4Message({
+    seq: 6, toAct: 0, plays, onTable: plays[2], roundStart: 1, passed: [{ seat: 1, cause: "timeout" }],
+  }, [pass(1, "timeout")]));
+  assert.deepEqual(S.seatAction(later, 1), { pass: { cause: "timeout" } }, "the events go on from the view");
+});

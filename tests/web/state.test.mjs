@@ -429,3 +429,10 @@ test("the recent plays' switch opens and closes them", () => {
   assert.equal(state.historyOpen, true);
   assert.equal(S.toggleHistory(state).historyOpen, false);
 });
+
+test("R2.4: a reloaded page shows the pass that ended the round, and every play of the game", () => {
+  const plays = Array.from({ length: 12 }, (_, i) => ({ index: i + 1, seat: i % 2, cards: "3H", combo: single("3"), cause: "player" }));
+  const state = S.receiveState(S.initialState(), stateMessage({ toAct: 1, plays, roundStart: 12, passed: [{ seat: 0, cause: "auto_pass" }] }));
+  assert.deepEqual(S.bubbleOf(state, 0), { cause: "auto_pass" });
+  assert.equal(S.currentGame(state).plays.length, 12);
+});

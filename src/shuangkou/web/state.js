@@ -569,8 +569,8 @@ export function receiveState(state, message) {
       selected: [],
       hintIndex: -1,
       hintApplied: null,
-      bubbles: table.seats.map(() => null),
-      lastPlays: table.seats.map(() => null),
+      bubbles: roundPasses(table),
+      lastPlays: roundPlays(table),
       jiefeng: null,
       message: null,
       dealAnimation: events.some((event) => event.type === "deal"),
@@ -598,6 +598,29 @@ export function receiveState(state, message) {
     next = { ...next, hand, selected: next.selected.filter((key) => keys.has(key)) };
   }
   return next;
+}
+
+/**
+ * The passes of the round as the server's view has them (`game.passed`), per seat: what a
+ * page that has not followed the game (a reload) shows by each seat, as events would have
+ * built it.
+ */
+function roundPasses(table) {
+  const bubbles = table.seats.map(() => null);
+  for (const pass of table.game?.passed || []) bubbles[pass.seat] = { cause: pass.cause };
+  return bubbles;
+}
+
+/** Each seat's last play of the round, from the view's plays since `game.round_start`. */
+function roundPlays(table) {
+  const lastPlays = table.seats.map(() => null);
+  const start = table.game?.round_start;
+  for (const play of table.game?.plays || []) {
+    if (start !== null && start !== undefined && play.index >= start) {
+      lastPlays[play.seat] = { seat: play.seat, cards: play.cards, combo: play.combo, cause: play.cause || "player" };
+    }
+  }
+  return lastPlays;
 }
 
 /**
