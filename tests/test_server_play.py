@@ -299,6 +299,34 @@ def test_hosting_switched_on_and_off_by_the_player(server: RunningServer) -> Non
     run(scenario())
 
 
+def test_R2_4_a_new_connection_gets_every_play_of_the_game_and_the_pass_of_the_round(server: RunningServer) -> None:
+    """R2.3, R2.4: a page opened again (a second connection with the session) gets every
+    play of the game, not the last eight, and the pass that ended the round."""
+
+    async def scenario() -> None:
+        ana, bo = await start_game(server)
+        while True:
+            for player in (ana, bo):
+                await player.settle_quietly()
+            table = ana.table
+            assert table is not None and table["phase"] == "playing", "the game ended before nine plays"
+            game = table["game"]
+            if len(game["plays"]) >= 9 and my_turn(table) and game["passed"]:
+                break
+            mover = ana if my_turn(table) else bo
+            await act(mover, weakest if mover is ana else passive)  # Bo passes whenever he may
+        again = await server.again(ana)  # the newer connection takes the seat
+        view = await again.until(lambda t: t["you"] == 0)
+        assert view["seq"] == table["seq"]
+        assert [play["index"] for play in view["game"]["plays"]] == list(range(1, len(game["plays"]) + 1))
+        assert view["game"]["plays"] == game["plays"]
+        assert view["game"]["passed"] == game["passed"]
+        assert [(entry["seat"], entry["cause"] in ("player", "auto_pass")) for entry in game["passed"]] == [(1, True)]
+        assert view["game"]["round_start"] == len(game["plays"])  # Ana led, Bo passed: the round is over
+
+    run(scenario())
+
+
 def test_disconnect_hosts_at_once_and_reconnect_restores_the_view(server: RunningServer) -> None:
     """R11.5: a dropped connection is hosted at once; the player reconnects with the session,
     sees the full state of the own seat, and may switch hosting off."""
