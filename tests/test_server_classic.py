@@ -475,3 +475,43 @@ def test_C6_2_escape_in_settle_mode_ends_the_game_for_all_four(start_server: Sta
         await check_settlement(server, (players[0], players[1], players[3]), final)
 
     run(scenario(), timeout=60)
+
+
+def test_C1_1_friends_at_an_invite_table_choose_their_seats(start_server: StartServer) -> None:
+    """Joining an invite table by its id may name a free seat: two friends sit opposite,
+    as partners (C1.1), whoever joined between them; a seat held, a seat the table does not
+    have, and a seat without an invite table are refused, with nothing changed."""
+    server = start_server(rooms=FOUR_ROOMS)
+
+    async def scenario() -> None:
+        host = await server.player("Host")
+        await host.join("classic", opponent="invite")
+        table = await host.until(lambda t: t["you"] == 0)
+        stranger = await server.player("Stranger")
+        await stranger.join(table=table["id"])  # no seat named: the first free one
+        await stranger.until(lambda t: t["you"] == 1)
+        partner = await server.player("Partner")
+        await partner.join(table=table["id"], seat=2)
+        view = await partner.until(lambda t: t["you"] == 2)
+        assert [seat["name"] if seat else None for seat in view["seats"]] == ["Host", "Stranger", "Partner", None]
+        late = await server.player("Late")
+        await late.join(table=table["id"], seat=0)
+        refused = await late.next_error()
+        assert refused["code"] == "seat_taken" and "free: 3" in refused["message"]
+        await late.join(table=table["id"], seat=4)
+        refused = await late.next_error()
+        assert refused["code"] == "bad_seat" and "seats 0 to 3" in refused["message"]
+        await late.join("classic", seat=3)
+        assert (await late.next_error())["code"] == "bad_message"  # no table named
+        quick = await server.player("Quick")
+        await quick.join("classic")
+        quick_table = await quick.until(lambda t: t["you"] is not None)
+        await late.join(table=quick_table["id"], seat=3)
+        assert (await late.next_error())["code"] == "bad_message"  # not an invite table
+        assert late.table is None
+        await late.join(table=table["id"], seat=3)
+        view = await late.until(lambda t: t["you"] == 3)
+        assert [seat["name"] for seat in view["seats"]] == ["Host", "Stranger", "Partner", "Late"]
+        assert server.errors == [], "a refused seat is no server error"
+
+    run(scenario(), timeout=60)

@@ -48,12 +48,14 @@ class _Message(BaseModel):
 
 class JoinMessage(_Message):
     """Sit down in a room: quick match (``opponent`` "human"), against a bot ("bot"), or
-    at a new private table to share as an invite link ("invite"); or at a table by its id."""
+    at a new private table to share as an invite link ("invite"); or at a table by its id,
+    an invite table in the free ``seat`` of one's choice (the first free seat without it)."""
 
     type: Literal["join"]
     room: str | None = Field(default=None, max_length=64)
     table: str | None = Field(default=None, max_length=64)
     opponent: Literal["human", "bot", "invite"] = "human"
+    seat: int | None = None  # the table refuses a seat it does not have (bad_seat)
 
 
 class WatchMessage(_Message):

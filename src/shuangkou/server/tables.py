@@ -68,7 +68,7 @@ from .journal import ActionJournal
 from .metrics import METRICS
 from .pusher import MovesPusher
 from .record import SeatRecord, TableRecord, balances_before
-from .room import Room, TableFull
+from .room import LobbyError, Room, TableFull
 from .seats import Seat
 from .views import TurnMoves, table_view
 
@@ -229,7 +229,7 @@ class Table:
                 started = time.perf_counter()
                 try:
                     await self._handle(item)
-                except TableFull as problem:
+                except LobbyError as problem:  # a seat refused (TableFull among others)
                     if isinstance(item, Request):
                         fail(item, problem)
                     continue
@@ -259,8 +259,8 @@ class Table:
 
     async def _handle(self, item: Asked | Told) -> None:
         match item:
-            case Sit(account=account, connection=connection, bot=bot):
-                answer(item, await self._sit(account, connection, bot))
+            case Sit(account=account, connection=connection, bot=bot, seat=chosen):
+                answer(item, await self._sit(account, connection, bot, chosen))
             case Reconnect(account=account, connection=connection):
                 answer(item, self._reconnect(account, connection))
             case Rejoin(account=account, connection=connection):
@@ -288,14 +288,19 @@ class Table:
 
     # -- seating ----------------------------------------------------------------------
 
-    async def _sit(self, account: Account, connection: Connection | None, bot: Bot | None) -> int:
+    async def _sit(self, account: Account, connection: Connection | None, bot: Bot | None, chosen: int | None) -> int:
         if not self.room.open and bot is None:
             raise TableFull("the room is closed")
         if account.id in self.accounts():
             raise TableFull("already seated at this table")
-        index = next((i for i, seat in enumerate(self.seats) if seat is None), None)
-        if index is None:
+        free = [i for i, seat in enumerate(self.seats) if seat is None]
+        if not free:
             raise TableFull("the table is full")
+        if chosen is not None and chosen not in range(len(self.seats)):
+            raise LobbyError("bad_seat", f"this table has seats 0 to {len(self.seats) - 1}, not {chosen}")
+        if chosen is not None and chosen not in free:
+            raise LobbyError("seat_taken", f"seat {chosen} is taken; free: {', '.join(map(str, free))}")
+        index = free[0] if chosen is None else chosen
         self._seat(index, Seat(account, self._ready_clock(index), bot, connection, ready=bot is not None))
         await self._refresh_balance(index)
         self._log("seated", account=account.id, seat=index, bot=bot is not None)
