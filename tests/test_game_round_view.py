@@ -73,3 +73,15 @@ def test_C2_1_four_seats_a_pass_stays_until_the_seat_plays_in_the_round() -> Non
     game.apply(Play.of(1, "Q"))  # seat 1 passed earlier in the round, then played
     assert game.view(2)["passed"] == [{"seat": 3, "cause": "player"}]
     assert game.view(2)["round_start"] == 1 and len(game.view(2)["plays"]) == 4
+
+
+def test_a_view_taken_earlier_keeps_its_plays() -> None:
+    """A view is a snapshot: later plays, or taking one back, do not change it."""
+    game = Game.from_hands(load_config("points", {"auto_pass": False}), ["3 3 5 9", "4 4 6 K"], leader=0)
+    game.apply(Play.of(0, "3"))
+    before = game.view(0)
+    game.apply(Play.of(1, "4"))
+    assert len(before["plays"]) == 1 and len(game.view(0)["plays"]) == 2
+    game.undo()
+    game.undo()
+    assert len(before["plays"]) == 1 and game.view(0)["plays"] == []

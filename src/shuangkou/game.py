@@ -938,7 +938,7 @@ class Game:
             "flip_card": str(self.flip_card) if self.flip_card else None,
             "cards_left": [len(hand) for hand in self.hands],
             "table": plays[-1] if self.table else None,  # the table is the last play
-            "plays": plays,
+            "plays": list(plays),  # a view taken now keeps the plays made so far
             "round_start": self._round_lead().index if self.plays else None,
             "passed": self.round_passes(),
             "timeouts": list(self.timeouts),
