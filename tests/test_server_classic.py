@@ -214,14 +214,16 @@ def test_escape_in_host_mode_the_other_three_play_on(start_server: StartServer) 
     async def scenario() -> None:
         players = await start_four(server)
         game_id = players[0].table["game_id"] if players[0].table else None
+        cost = players[1].table["escape_cost"] if players[1].table else None
         left = await players[1].leave()
         assert left["escape"] and left["hosted"]
+        assert cost is not None and cost == left["charged"] and cost["charge"] is None  # settled at the end
         others = [players[0], players[2], players[3]]
         await others[0].until(lambda t: t["game"]["hosting"][1] and t["game"]["escaped"] == 1)
         await asyncio.gather(*(take_turns(p, weakest, game_id, timeout=30) for p in others))
         final = await others[0].until(lambda t: t["phase"] == "settled")
         settlement = final["settlement"]
-        assert settlement["escaper"] == 1 and settlement["penalty"] > 0
+        assert settlement["escaper"] == 1 and settlement["penalty"] == cost["penalty"] > 0  # C6.1
         assert settlement["escape_payments"][1] == -settlement["penalty"]
         await check_settlement(server, tuple(others), final)
 
@@ -274,11 +276,11 @@ def test_C6_a_player_who_is_out_leaves_without_escaping(start_server: StartServe
         view = await turns_until(players, shedding, lambda v: bool(v["game"]["finish_order"]))
         assert view["phase"] == "playing", "the game went on after the first player out"
         out = view["game"]["finish_order"][0]
-        penalties = [player.table["escape_penalty"] if player.table else None for player in players]
-        assert penalties[out] is None  # leaving costs nothing once out
-        assert all(penalty for seat, penalty in enumerate(penalties) if seat != out)
+        costs = [player.table["escape_cost"] if player.table else None for player in players]
+        assert costs[out] is None  # leaving costs nothing once out
+        assert all(cost and cost["penalty"] for seat, cost in enumerate(costs) if seat != out)
         left = await players[out].leave()
-        assert left == {"type": "left", "table": view["id"], "escape": False, "hosted": False}
+        assert left == {"type": "left", "table": view["id"], "escape": False, "hosted": False, "charged": None}
         others = [player for seat, player in enumerate(players) if seat != out]
         final = await turns_until(others, shedding, lambda v: False)
         final = await others[0].until(lambda t: t["phase"] == "settled")
@@ -360,6 +362,44 @@ def test_a_player_waiting_longer_than_bot_fill_seconds_is_offered_bots(start_ser
     run(scenario(), timeout=60)
 
 
+def test_the_offer_of_bots_is_sent_again_to_a_player_who_reconnects_while_it_stands(
+    start_server: StartServer,
+) -> None:
+    """A page reloaded after the ``bots_offered`` notice is told again (the offer stands
+    until someone sits down); once someone has, a reconnect brings no offer until the new
+    wait is over."""
+    room = CLASSIC_ROOM.replace("[timers]\n", "[timers]\nbot_fill_seconds = 0.3\n")
+    server = start_server(rooms={**ROOMS, "classic": room})
+
+    async def scenario() -> None:
+        ana = await server.player("Ana")
+        await ana.join("classic")
+        await ana.until(lambda t: t["you"] == 0)
+        assert (await ana.expect("notice", timeout=5))["code"] == "bots_offered"
+        await ana.close()  # the page reloads: a new connection with the same session
+        again = await server.again(ana)
+        table = await again.until(lambda t: t["you"] == 0)
+        assert table["phase"] == "waiting"
+        offer = await again.expect("notice", timeout=1)
+        assert (offer["code"], offer["count"]) == ("bots_offered", 3)
+        # Bo sits down: a new wait begins, and the old offer no longer stands.
+        bo = await server.player("Bo")
+        await bo.join("classic")
+        await again.until(lambda t: t["seats"][1] is not None)
+        await again.close()
+        third = await server.again(ana)
+        await third.until(lambda t: t["you"] == 0)
+        await third.settle_quietly()
+        assert not [m for m in third.log if m["type"] == "notice"], "no offer before the new wait is over"
+        offer = await third.expect("notice", timeout=5)  # the new wait ends: offered again, for 2 seats
+        assert (offer["code"], offer["count"]) == ("bots_offered", 2)
+        await third.send({"type": "bots"})
+        table = await third.until(lambda t: all(seat is not None for seat in t["seats"]))
+        assert [seat["bot"] for seat in table["seats"]] == [False, False, True, True]
+
+    run(scenario(), timeout=60)
+
+
 def test_bot_fill_auto_seats_bots_once_the_wait_is_over(start_server: StartServer) -> None:
     room = CLASSIC_ROOM.replace("[timers]\n", "[timers]\nbot_fill_seconds = 0.3\n")
     room = room.replace('name = "Classic"\n', 'name = "Classic"\n[play]\nbot_fill = "auto"\n')
@@ -417,14 +457,61 @@ def test_C6_2_escape_in_settle_mode_ends_the_game_for_all_four(start_server: Sta
 
     async def scenario() -> None:
         players = await start_four(server)
+        await turns_until(players, weakest, lambda v: v["game"]["seq"] >= 6)
+        for player in players:
+            await player.settle_quietly()
+        announced = players[2].table["escape_cost"] if players[2].table else None
         left = await players[2].leave()
         assert left["escape"] and not left["hosted"]
         final = await players[0].until(lambda t: t["phase"] == "settled")
         settlement = final["settlement"]
         assert settlement["result"] == "escape" and settlement["escaper"] == 2
+        # C6.2: what the state announced is what the settlement and the ledger charged.
+        assert announced is not None and announced == left["charged"]
+        assert announced["charge"] == -settlement["deltas"][2] and announced["penalty"] == settlement["penalty"]
         assert sorted(settlement["winners"]) == [1, 3]
         assert settlement["escape_payments"][0] == 0  # the partner neither pays nor receives D
         assert final["game"]["revealed"] is not None  # every hand still held is shown (C5.8)
         await check_settlement(server, (players[0], players[1], players[3]), final)
+
+    run(scenario(), timeout=60)
+
+
+def test_C1_1_friends_at_an_invite_table_choose_their_seats(start_server: StartServer) -> None:
+    """Joining an invite table by its id may name a free seat: two friends sit opposite,
+    as partners (C1.1), whoever joined between them; a seat held, a seat the table does not
+    have, and a seat without an invite table are refused, with nothing changed."""
+    server = start_server(rooms=FOUR_ROOMS)
+
+    async def scenario() -> None:
+        host = await server.player("Host")
+        await host.join("classic", opponent="invite")
+        table = await host.until(lambda t: t["you"] == 0)
+        stranger = await server.player("Stranger")
+        await stranger.join(table=table["id"])  # no seat named: the first free one
+        await stranger.until(lambda t: t["you"] == 1)
+        partner = await server.player("Partner")
+        await partner.join(table=table["id"], seat=2)
+        view = await partner.until(lambda t: t["you"] == 2)
+        assert [seat["name"] if seat else None for seat in view["seats"]] == ["Host", "Stranger", "Partner", None]
+        late = await server.player("Late")
+        await late.join(table=table["id"], seat=0)
+        refused = await late.next_error()
+        assert refused["code"] == "seat_taken" and "free: 3" in refused["message"]
+        await late.join(table=table["id"], seat=4)
+        refused = await late.next_error()
+        assert refused["code"] == "bad_seat" and "seats 0 to 3" in refused["message"]
+        await late.join("classic", seat=3)
+        assert (await late.next_error())["code"] == "bad_message"  # no table named
+        quick = await server.player("Quick")
+        await quick.join("classic")
+        quick_table = await quick.until(lambda t: t["you"] is not None)
+        await late.join(table=quick_table["id"], seat=3)
+        assert (await late.next_error())["code"] == "bad_message"  # not an invite table
+        assert late.table is None
+        await late.join(table=table["id"], seat=3)
+        view = await late.until(lambda t: t["you"] == 3)
+        assert [seat["name"] for seat in view["seats"]] == ["Host", "Stranger", "Partner", "Late"]
+        assert server.errors == [], "a refused seat is no server error"
 
     run(scenario(), timeout=60)

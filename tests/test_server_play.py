@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from server_fixtures import (
     OPERATOR_TOKEN,
+    Move,
     Player,
     RunningServer,
     act,
@@ -23,6 +24,7 @@ from server_fixtures import (
     run,
     seat_two,
     server_fixture,  # noqa: F401
+    size,
     start_game,
     start_server_fixture,  # noqa: F401
     take_turns,
@@ -153,7 +155,8 @@ def test_a_bot_never_waits_alone_at_a_table(server: RunningServer) -> None:
         ana = await server.player("Ana")
         await ana.join("points", opponent="bot")
         table = await ana.until(lambda t: t["seats"][1] is not None)
-        assert await ana.leave() == {"type": "left", "table": table["id"], "escape": False, "hosted": False}
+        left = await ana.leave()
+        assert left == {"type": "left", "table": table["id"], "escape": False, "hosted": False, "charged": None}
         bo = await server.player("Bo")
         await bo.join("points")
         view = await bo.until(lambda t: t["you"] is not None)
@@ -298,6 +301,40 @@ def test_hosting_switched_on_and_off_by_the_player(server: RunningServer) -> Non
     run(scenario())
 
 
+def test_R2_4_a_new_connection_gets_every_play_of_the_game_and_the_pass_of_the_round(
+    start_server: StartServer,
+) -> None:
+    """R2.3, R2.4: a page opened again (a second connection with the session) gets every
+    play of the game, not the last eight, and the pass that ended the round."""
+    server = start_server(seed=5)
+
+    def fewest(game: dict[str, Any], moves: list[Move]) -> Move | None:
+        return min(moves, key=size)  # Ana sheds one card at a time: many plays
+
+    async def scenario() -> None:
+        ana, bo = await start_game(server)
+        while True:
+            for player in (ana, bo):
+                await player.settle_quietly()
+            table = ana.table
+            assert table is not None and table["phase"] == "playing", "the game ended before nine plays"
+            game = table["game"]
+            if len(game["plays"]) >= 9 and my_turn(table) and game["passed"]:
+                break
+            mover = ana if my_turn(table) else bo
+            await act(mover, fewest if mover is ana else passive)  # Bo passes whenever he may
+        again = await server.again(ana)  # the newer connection takes the seat
+        view = await again.until(lambda t: t["you"] == 0)
+        assert view["seq"] == table["seq"]
+        assert [play["index"] for play in view["game"]["plays"]] == list(range(1, len(game["plays"]) + 1))
+        assert view["game"]["plays"] == game["plays"]
+        assert view["game"]["passed"] == game["passed"]
+        assert [(entry["seat"], entry["cause"] in ("player", "auto_pass")) for entry in game["passed"]] == [(1, True)]
+        assert view["game"]["round_start"] == len(game["plays"])  # Ana led, Bo passed: the round is over
+
+    run(scenario())
+
+
 def test_disconnect_hosts_at_once_and_reconnect_restores_the_view(server: RunningServer) -> None:
     """R11.5: a dropped connection is hosted at once; the player reconnects with the session,
     sees the full state of the own seat, and may switch hosting off."""
@@ -402,6 +439,8 @@ def test_escape_in_settle_mode_ends_and_settles_the_game(server: RunningServer) 
                     await player.play(moves[0]["cards"], moves[0]["as"])
                     await player.until(lambda t, seq=seq: t["seq"] > seq)
                     await (bo if player is ana else ana).until(lambda t, seq=seq: t["seq"] > seq)
+        assert ana.table is not None
+        announced = ana.table["escape_cost"]
         left = await ana.leave()
         assert left["escape"] and not left["hosted"]
         final = await bo.until(lambda t: t["phase"] == "settled" and t["seats"][0] is None)
@@ -412,6 +451,13 @@ def test_escape_in_settle_mode_ends_and_settles_the_game(server: RunningServer) 
         assert settlement["deltas"][0] < 0 < settlement["deltas"][1]
         assert {"type": "escape", "seat": 0, "cause": "escape"} in bo.events
         await check_settlement(server, (ana, bo), final)
+        # R10.3: the cost announced before leaving, and the one reported after, is what the
+        # ledger charged: the penalty, the normal loss and Bo's contribution.
+        assert announced == left["charged"]
+        assert announced["charge"] == -settlement["deltas"][0] == announced["owed"] > announced["penalty"]
+        assert announced["penalty"] == settlement["penalty"]
+        entries = (await server.aadmin("GET", f"ledger?game={final['game_id']}"))["entries"]
+        assert next(e["delta"] for e in entries if e["account"] == ana.id) == -announced["charge"]
         # The escaper's connection stayed open: free to sit down again at once (quick match
         # finds Bo's table, where a seat is free).
         assert ana.table is None
@@ -434,8 +480,11 @@ def test_escape_before_playing_a_card_pays_the_penalty_only(
         escaper = next(p for p in players if not my_turn(p.table or {}))
         other = players[0] if escaper is players[1] else players[1]
         seat = escaper.seat
-        assert seat is not None
-        await escaper.leave()
+        assert seat is not None and escaper.table is not None
+        cost = {"mode": "settle", "penalty": penalty, "owed": penalty, "fee": 0, "charge": penalty}
+        assert escaper.table["escape_cost"] == cost  # R10.3: exact before leaving
+        left = await escaper.leave()
+        assert left["charged"] == cost
         final = await other.until(lambda t: t["phase"] == "settled")
         settlement = final["settlement"]
         assert settlement["escaper"] == seat and not settlement["escaper_played"]
@@ -454,8 +503,11 @@ def test_escape_in_host_mode_is_hosted_to_the_end_then_settled(server: RunningSe
         ana, bo = await start_game(server, "hosted")
         table = ana.table
         assert table is not None
+        # R10.1: no penalty; the game is settled normally at its end.
+        hosted = {"mode": "host", "penalty": 0, "owed": None, "fee": None, "charge": None}
+        assert table["escape_cost"] == hosted
         left = await ana.leave()
-        assert left == {"type": "left", "table": table["id"], "escape": True, "hosted": True}
+        assert left == {"type": "left", "table": table["id"], "escape": True, "hosted": True, "charged": hosted}
         await bo.until(lambda t: t["game"]["hosting"][0])
         assert {"type": "hosting", "seat": 0, "cause": "escape", "on": True} in bo.events
         # Still bound to the hosted seat: no second table meanwhile.

@@ -66,6 +66,10 @@ ROOMS = {
     # RULES-CLASSIC: four seats in two teams (the shipped classic room's rules, long timers).
     "classic": 'edition = "points"\nname = "Classic room"\n[rules]\nwild_jokers = "none"\nthree_joker_bomb = false\n'
     '[timers]\nturn_seconds = 30\nready_seconds = 120\n[escape]\nescape_mode = "host"\n[table]\nseats = 4\n',
+    # The same four seats where an escape ends the game at once (C6.2), with a table fee.
+    "classic_settle": 'edition = "points"\nname = "Classic, settled at once"\n[rules]\nwild_jokers = "none"\n'
+    'three_joker_bomb = false\n[timers]\nturn_seconds = 30\nready_seconds = 120\n[house]\ntable_fee = 10\n'
+    '[escape]\nescape_mode = "settle"\n[table]\nseats = 4\n',
 }
 
 
@@ -81,11 +85,15 @@ def ledger(server: Server, game_id: str) -> list[dict[str, Any]]:
 
 @contextlib.contextmanager
 def run_server(
-    directory: Path, rooms: dict[str, str] | None, port: int | None = None, seed: int | None = None
+    directory: Path,
+    rooms: dict[str, str] | None,
+    port: int | None = None,
+    seed: int | None = None,
+    bot_delay: float = 0.05,
 ) -> Iterator[Server]:
     """``shuangkou serve`` in a subprocess; rooms None means the shipped rooms; a seed deals
     the n-th game with seed + n. Fails the test if the server logged an error."""
-    arguments = ["--bot-delay", "0.05"] + ([] if seed is None else ["--seed", str(seed)])
+    arguments = ["--bot-delay", str(bot_delay)] + ([] if seed is None else ["--seed", str(seed)])
     if rooms is not None:
         room_dir = directory / "rooms"
         room_dir.mkdir(parents=True, exist_ok=True)
@@ -573,16 +581,19 @@ def test_quick_match_hosting_reload_restores_hand_table_and_timer_then_escape(se
     assert abs(shown - int(bo.page.inner_text(f"[data-testid=timer-{bo_seat}]"))) <= 1
     assert 0 < shown <= 30
 
-    # Leaving mid-game warns with the escape penalty; cancelling keeps the game.
-    penalty = ana.page.evaluate("window.shuangkou.state.table.escape_penalty")
+    # Leaving mid-game warns with the escape penalty and the exact total; cancelling keeps the game.
+    cost = ana.page.evaluate("window.shuangkou.state.table.escape_cost")
+    penalty, total = cost["penalty"], cost["charge"]
     ana.page.click("[data-testid=leave]")
     dialog = ana.page.locator("dialog[data-testid=escape-dialog]")
     dialog.wait_for()
     assert f"{penalty:,} coins" in dialog.inner_text()
     assert "already played" in dialog.inner_text()
-    # R10.3: the normal loss and Bo's contribution come on top; the state prices the penalty only.
-    assert ana.page.inner_text("[data-testid=escape-total]") == (
-        f"Total charged: {penalty:,} coins or more; the exact total is settled when you leave."
+    # R10.3: the normal loss and Bo's contribution come on top, priced by the server.
+    assert total > penalty
+    assert ana.page.inner_text("[data-testid=escape-total]") == f"Total charged: {total:,} coins."
+    assert ana.page.inner_text("[data-testid=escape-breakdown]") == (
+        f"Escape penalty {penalty:,} coins + Normal loss and contributions {total - penalty:,} coins"
     )
     ana.page.click("#dlg-confirm-cancel")
     assert ana.attr("phase") == "playing"
@@ -595,13 +606,12 @@ def test_quick_match_hosting_reload_restores_hand_table_and_timer_then_escape(se
     assert "Escape penalty" in bo.page.inner_text("[data-testid=breakdown]")
     game_id = check_result_against_ledger(server, bo)
     ana_entry = next(e for e in ledger(server, game_id) if e["account"] == ana.account()["id"])
-    assert ana_entry["delta"] < -penalty  # penalty plus the normal loss: Ana had played cards
+    assert ana_entry["delta"] == -total  # the dialog's figure is what the ledger charged
     wait_until(
         lambda: amount(ana.page.inner_text("[data-testid=balance-wealth]")) == ana_entry["balance_after"],
         5,
         "the lobby to show Ana's balance after the escape",
     )
-    total = -ana_entry["delta"]
     assert amount(ana.page.inner_text("[data-testid=report-penalty] dd")) == penalty
     assert amount(ana.page.inner_text("[data-testid=report-rest] dd")) == total - penalty
     assert amount(ana.page.inner_text("[data-testid=report-total] dd")) == total
@@ -614,8 +624,8 @@ def test_leave_before_playing_a_card_costs_exactly_the_escape_penalty(server: Se
     ana = Player(browser, server).sign_in("Quitter").in_lobby()
     start = ana.account()["balances"]["points"]
     ana.play_bots("points")
-    penalty = ana.page.evaluate("window.shuangkou.state.table.escape_penalty")
-    assert penalty == 60 * 12
+    cost = ana.page.evaluate("window.shuangkou.state.table.escape_cost")
+    assert cost == {"mode": "settle", "penalty": 60 * 12, "owed": 720, "fee": 0, "charge": 720}
     ana.page.click("[data-testid=leave]")
     dialog = ana.page.locator("dialog[data-testid=escape-dialog]")
     dialog.wait_for()
@@ -642,6 +652,41 @@ def test_leave_before_playing_a_card_costs_exactly_the_escape_penalty(server: Se
     assert (amount(before), amount(after)) == (start, start - 720)
     ana.page.click("[data-testid=escape-report-close]")
     assert ana.page.is_hidden("[data-testid=escape-report]")
+    ana.close()
+
+
+def test_C6_2_four_seat_escape_dialog_states_what_the_ledger_charges(server: Server, browser: Browser) -> None:
+    """C6.2, R9.7: at a four-seat table settled at once, the dialog states the exact total
+    (the penalty D, the others' contributions and the table fee), and after leaving the
+    ledger's change and the lobby's report are that figure."""
+    ana = Player(browser, server).sign_in("Leaver4").in_lobby()
+    start = ana.account()["balances"]["points"]
+    ana.play_bots("classic_settle")
+    for _ in range(2):  # a few plays first: the bots' bombs and contributions count too
+        ana.wait_turn(timeout=30000)
+        ana.take_turn(most=True)
+    ana.wait_turn(timeout=30000)  # on Ana's turn nothing moves until she acts: the cost stands
+    game_id = server_table(ana)["game_id"]
+    cost = server_table(ana)["escape_cost"]
+    assert cost["mode"] == "settle" and cost["fee"] == 10
+    total = cost["charge"]
+    assert total == cost["owed"] + 10
+    ana.page.click("[data-testid=leave]")
+    dialog = ana.page.locator("dialog[data-testid=escape-dialog]")
+    dialog.wait_for()
+    assert ana.page.inner_text("[data-testid=escape-total]") == f"Total charged: {total:,} points."
+    assert "Table fee 10 points" in ana.page.inner_text("[data-testid=escape-breakdown]")
+    ana.page.click("#dlg-confirm-ok")
+    ana.in_lobby()
+    entry = next(e for e in ledger(server, game_id) if e["account"] == ana.account()["id"])
+    assert entry["delta"] == -total, "the dialog's figure is what the ledger charged"
+    charged = start - ana.account()["balances"]["points"]
+    assert charged == total
+    ana.page.wait_for_selector("[data-testid=escape-report]")
+    assert amount(ana.page.inner_text("[data-testid=report-total] dd")) == charged
+    assert amount(ana.page.inner_text("[data-testid=report-fee] dd")) == 10
+    before, after = ana.page.inner_text("[data-testid=report-balance] dd").split("→")
+    assert (amount(before), amount(after)) == (start, start - charged)
     ana.close()
 
 
@@ -1141,7 +1186,7 @@ def test_a_bomb_is_announced_above_the_play_without_hiding_it_and_in_the_chosen_
 
 
 def test_recent_plays_scroll_to_the_oldest_and_open_on_a_phone(server: Server, browser: Browser) -> None:
-    """The recent plays (the last eight the server keeps) say when more are below and scroll
+    """The recent plays (every play of the game, as the server's view has them) say when more are below and scroll
     to them; on a phone a switch with their count opens them over the felt."""
     player = Player(browser, server).sign_in("Historian").in_lobby()
     page = player.page
@@ -1185,6 +1230,38 @@ def test_recent_plays_scroll_to_the_oldest_and_open_on_a_phone(server: Server, b
     toggle.click()
     assert page.is_hidden("#history")
     player.close()
+
+
+def test_a_reload_keeps_every_play_of_the_game_and_the_pass_of_the_round(tmp_path: Path, browser: Browser) -> None:
+    """R2.4: after a reload the recent plays list every play of the game (not the last
+    eight), and the opponent's pass that ended the round still shows by its seat. Bots and
+    hosting wait 4 s here, so that nothing moves while the page reloads (hosting plays for
+    a player whose connection dropped, R11.5)."""
+    with run_server(tmp_path / "reload", ROOMS, seed=7, bot_delay=4.0) as slow:  # the same deal every run
+        player = Player(browser, slow).sign_in("Reloader").in_lobby()
+        page = player.page
+        player.play_bots("points")
+        deadline = time.monotonic() + 480
+        while True:  # until, on our turn after more than eight plays, the opponent's pass shows
+            assert time.monotonic() < deadline, "a pass after eight plays"
+            page.wait_for_selector("#view-table[data-turn=me], #result-card [data-testid=result-title]", timeout=30000)
+            if player.result_shown():  # this game ended too soon: the next one
+                page.click("[data-testid=next-game]")
+                player.wait_playing()
+                continue
+            if page.evaluate("window.shuangkou.state.table.game.plays.length") > 8 and page.is_visible("#bubble-opp"):
+                break
+            player.take_turn()
+        plays = page.evaluate("window.shuangkou.state.table.game.plays.map(play => play.cards)")
+        cause = page.get_attribute("#bubble-opp", "data-cause")
+        page.reload()
+        player.wait_turn()
+        assert len(server_table(player)["game"]["plays"]) == len(plays), "nothing moved during the reload"
+        page.wait_for_selector("#bubble-opp:not([hidden])")
+        assert page.get_attribute("#bubble-opp", "data-cause") == cause
+        assert page.locator("#history-list li").count() == len(plays) > 8
+        assert page.get_attribute("#history-list li:last-child", "data-cards") == plays[0], "the first play of the game"
+        player.close()
 
 
 def test_help_keeps_its_button_in_view_and_lists_the_bomb_phases(server: Server, browser: Browser) -> None:
@@ -1288,6 +1365,9 @@ def test_a_quick_match_that_waited_offers_bots(server: Server, browser: Browser)
     offer.wait_for(timeout=5000)
     assert "Nobody has come for the free seat." in offer.inner_text()
     assert page.is_hidden("[data-testid=fill-bots]"), "one button for the bots"
+    page.reload()  # the offer still stands: the reloaded page shows it again
+    offer.wait_for(timeout=5000)
+    assert "Nobody has come for the free seat." in offer.inner_text()
     page.click("[data-testid=accept-bots]")
     player.wait_playing()
     assert [seat["bot"] for seat in server_table(player)["seats"]] == [False, True]

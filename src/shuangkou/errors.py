@@ -38,6 +38,7 @@ ErrorCode = Literal[
     "unknown_table",
     "table_full",
     "already_seated",
+    "seat_taken",
     "below_entry",
     "in_game",
     "not_playing",

@@ -62,6 +62,8 @@ __all__ = [
     "Action",
     "BombPlay",
     "Escape",
+    "EscapeCost",
+    "EscapeCostView",
     "Event",
     "Game",
     "GameError",
@@ -70,6 +72,7 @@ __all__ = [
     "HostedTurn",
     "Hosting",
     "Pass",
+    "PassView",
     "Play",
     "PlayView",
     "Timeout",
@@ -283,6 +286,8 @@ class GameView(TypedDict):
     cards_left: list[int]
     table: PlayView | None
     plays: list[PlayView]
+    round_start: int | None
+    passed: list[PassView]
     timeouts: list[int]
     hosting: list[bool]
     played: list[bool]
@@ -300,15 +305,83 @@ class GameView(TypedDict):
     tracker: NotRequired[dict[str, int]]
 
 
+class EscapeCostView(TypedDict):
+    """JSON form of an :class:`EscapeCost`, as a seat that may leave is shown it."""
+
+    mode: Literal["settle", "host"]
+    penalty: int
+    owed: int | None
+    fee: int | None
+    charge: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class EscapeCost:
+    """What leaving the game now would cost ``seat`` (:meth:`Game.escape_cost`).
+
+    ``penalty`` is the escape penalty: X × ``escape_multiplier`` (R10.3) or D (C6.2) when
+    the game would end at once (``mode = "settle"``), P (C6.1) or nothing (R10.1) when
+    hosting plays the seat to the end (``"host"``). ``settlement`` is the settlement leaving
+    now would make, with its whole breakdown (``"settle"`` only: in ``"host"`` mode the game
+    is settled when it ends)."""
+
+    seat: int
+    mode: Literal["settle", "host"]
+    penalty: int
+    settlement: Settlement | TableSettlement | None
+
+    @classmethod
+    def settled(cls, seat: int, settlement: Settlement | TableSettlement) -> EscapeCost:
+        """The cost of an escape that ended the game at once, from its settlement (R10.2,
+        C6.2): what it announces before, and what it charged after."""
+        return cls(seat, "settle", settlement.penalty, settlement)
+
+    @property
+    def charge(self) -> int | None:
+        """What the seat's balance would lose in all (table fee and caps included), or None
+        in ``"host"`` mode."""
+        return None if self.settlement is None else -self.settlement.deltas[self.seat]
+
+    @property
+    def owed(self) -> int | None:
+        """What the escape makes the seat owe before the table fee and caps: the penalty,
+        plus the normal loss and the opponent's contribution (R10.3) or the others'
+        contributions (C6.2); None in ``"host"`` mode."""
+        settlement = self.settlement
+        if settlement is None:
+            return None
+        if isinstance(settlement, Settlement):
+            return settlement.due if settlement.payer == self.seat else 0
+        return -settlement.nets[self.seat]
+
+    @property
+    def fee(self) -> int | None:
+        """The table fee the seat would pay (R9.7, C5.7), or None in ``"host"`` mode."""
+        return None if self.settlement is None else self.settlement.table_fees[self.seat]
+
+    def view(self) -> EscapeCostView:
+        """JSON form: the mode, penalty, owed, fee and charge (None where not known yet)."""
+        return {"mode": self.mode, "penalty": self.penalty, "owed": self.owed, "fee": self.fee, "charge": self.charge}
+
+
+class PassView(TypedDict):
+    """A seat's pass as views show it: who passed, and why (``player``, ``auto_pass``,
+    ``timeout`` or ``hosting``)."""
+
+    seat: int
+    cause: Cause
+
+
 @dataclass(frozen=True, slots=True)
 class PlayRecord:
-    """One play on the table."""
+    """One play on the table; ``lead`` when it began a round (R2.2, C2.1)."""
 
     index: int
     seat: int
     cards: tuple[Card, ...]
     combo: Combo
     cause: Cause
+    lead: bool = False
 
     def to_dict(self) -> PlayView:
         """JSON form, as in views (the combination as :meth:`Combo.view`)."""
@@ -571,12 +644,33 @@ class Game:
             escaper=self.escaped,
         )
 
-    def escape_penalty(self, balances: Sequence[int]) -> int:
-        """What leaving now would cost a seat, for the seats' balances before the game: X
-        times the escape multiplier (R10.3) with two seats; with four the penalty of C6.1
-        or, when the game would end at once, C6.2's (b of the highest phase reached so far)."""
+    def escape_cost(self, seat: int, balances: Sequence[int]) -> EscapeCost | None:
+        """What leaving now would cost ``seat``, for the seats' balances before the game; None
+        when its leaving would be no escape (the game is over, the seat is out or another
+        seat has escaped already, C6). With ``escape_mode = "settle"`` (R10.2, C6.2) the
+        cost is exact: the escape is applied, the game settled by :meth:`settlement` — the
+        code that settles a real escape — and the escape taken back (:meth:`undo`). With
+        ``"host"`` the game is settled at its end: the penalty is known now (C6.1 with four
+        seats; none with two, R10.1), the rest is the game's result."""
+        try:
+            self.check(Escape(seat))
+        except GameError:
+            return None
+        mode = self.settings.escape_mode
+        if mode == "host":
+            return EscapeCost(seat, mode, self._host_escape_penalty(balances), None)
+        self.apply(Escape(seat))
+        try:
+            return EscapeCost.settled(seat, self.settlement(balances))
+        finally:
+            self.undo()
+
+    def _host_escape_penalty(self, balances: Sequence[int]) -> int:
+        """The penalty an escaper hosted to the end pays with the game's result: P of C6.1
+        (:func:`classic_escape_penalty`, as :func:`settle_classic` charges it) with four
+        seats, nothing with two (R10.1: settled normally)."""
         if self.seats == 2:
-            return self.settings.escape_penalty(*balances)
+            return 0
         x = self.settings.match_points_for(*balances)
         phases = [scoring_phase(self.bombs(seat), self.settings) for seat in range(self.seats)]
         return classic_escape_penalty(self.settings, x, phases)
@@ -748,7 +842,7 @@ class Game:
         hand = self.hands[seat]
         for card in cards:
             hand.remove(card)
-        record = PlayRecord(len(self.plays) + 1, seat, cards, combo, cause)
+        record = PlayRecord(len(self.plays) + 1, seat, cards, combo, cause, lead=self.table is None)
         self.plays.append(record)
         self.table = record
         self.passes = 0
@@ -851,7 +945,9 @@ class Game:
             "flip_card": str(self.flip_card) if self.flip_card else None,
             "cards_left": [len(hand) for hand in self.hands],
             "table": plays[-1] if self.table else None,  # the table is the last play
-            "plays": plays[-8:],
+            "plays": list(plays),  # a view taken now keeps the plays made so far
+            "round_start": self._round_lead().index if self.plays else None,
+            "passed": self.round_passes(),
             "timeouts": list(self.timeouts),
             "hosting": list(self.hosting),
             "played": self._played(),
@@ -871,6 +967,31 @@ class Game:
             data["hand"] = [str(card) for card in self.hands[seat]]
             data["tracker"] = self.tracker(seat)
         return data
+
+    def _round_lead(self) -> PlayRecord:
+        """The play that began the current round (or the round just over, until the next
+        lead); there must be a play."""
+        return next(play for play in reversed(self.plays) if play.lead)
+
+    def round_passes(self) -> list[PassView]:
+        """The passes of the current round (since its lead, R2.3, C2.1) by seats that have
+        not played since, in the order made: what the table shows by each seat."""
+        if not self.plays:
+            return []
+        plays_since = len(self.plays) - self._round_lead().index  # plays after the lead
+        passes: dict[int, Cause] = {}
+        played: set[int] = set()
+        for event in reversed(self.events):
+            if event.seat is None:
+                continue
+            if event.type == "play":
+                if not plays_since:
+                    break  # the lead: earlier passes belong to an earlier round
+                plays_since -= 1
+                played.add(event.seat)
+            elif event.type == "pass" and event.seat not in played:
+                passes.setdefault(event.seat, event.cause or "player")
+        return [{"seat": seat, "cause": cause} for seat, cause in reversed(passes.items())]
 
     def tracker(self, seat: int) -> dict[str, int]:
         """The card tracker (记牌器) of ``seat``: per rank, lowest first, how many of the 108

@@ -19,15 +19,19 @@ export function table({
   id = "T1", seq = 5, gameId = "g1", you = 0, toAct = 0, hand = ["3H", "3S", "5C", "QH", "QD", "SJ"], onTable = null,
   cardsLeft = [27, 27], phase = "playing", seats = [seat("Ann"), seat("Bob")], escapeMode = "settle", settlement = null,
   hosting = [false, false], finished = false, escaped = null, deadline = 1_000_000, played = [false, false],
+  plays = onTable ? [onTable] : [], roundStart = plays.length ? plays[0].index : null, passed = [],
+  escapeCost = escapeMode === "settle"
+    ? { mode: "settle", penalty: 720, owed: 720, fee: 0, charge: 720 }
+    : { mode: "host", penalty: 0, owed: null, fee: null, charge: null },
 } = {}) {
   return {
     id, room: "points", edition: "points", seq, phase, you, seats,
     game: {
       seq: 1, to_act: finished ? null : toAct, leader: 0, flip_card: "10H", cards_left: cardsLeft,
-      table: onTable, plays: onTable ? [onTable] : [], timeouts: [0, 0], hosting, finished,
+      table: onTable, plays, round_start: roundStart, passed, timeouts: [0, 0], hosting, finished,
       winner: null, result: null, escaped, played, seat: you, hand,
     },
-    game_id: gameId, turn_seconds: 20, turn_deadline: deadline, escape_penalty: 720, escape_mode: escapeMode,
+    game_id: gameId, turn_seconds: 20, turn_deadline: deadline, escape_cost: phase === "playing" ? escapeCost : null, escape_mode: escapeMode,
     settlement,
   };
 }
@@ -50,18 +54,20 @@ const FOUR = ["Ann", "Bob", "Cy", "Di"];
 export function table4({
   you = 0, toAct = 0, onTable = null, plays = onTable ? [onTable] : [], cardsLeft = [27, 27, 27, 27], phase = "playing",
   seats = FOUR.map((name) => seat(name)), finishOrder = [], finished = false, swap = null, settlement = null, seq = 5,
-  gameId = "g4", hand = ["3H", "5C", "QH"], escapePenalty = 1080, escapeMode = "host", game = true,
+  gameId = "g4", hand = ["3H", "5C", "QH"], escapeMode = "host", roundStart = plays.length ? plays[0].index : null, passed = [],
+  escapeCost = { mode: escapeMode, penalty: 1080, owed: null, fee: null, charge: null }, game = true,
 } = {}) {
   return {
     id: "T4", room: "classic", edition: "points", seq, phase, you, seats,
     game: game ? {
       seq: 1, to_act: finished ? null : toAct, leader: 0, flip_card: "QC", cards_left: cardsLeft, table: onTable, plays,
+      round_start: roundStart, passed,
       timeouts: [0, 0, 0, 0], hosting: [false, false, false, false], played: [false, false, false, false], finished,
       winner: finishOrder[0] ?? null, result: null, escaped: null, teams: [0, 1, 0, 1], finish_order: finishOrder,
       winners: [], swap, seat: you, hand,
     } : null,
     game_id: game ? gameId : null, turn_seconds: 20, turn_deadline: 1_000_000,
-    escape_penalty: phase === "playing" ? escapePenalty : null, escape_mode: escapeMode, settlement,
+    escape_cost: phase === "playing" ? escapeCost : null, escape_mode: escapeMode, settlement,
   };
 }
 

@@ -126,8 +126,18 @@ test("C1.4: the seats the flip card swapped are the server's game.swap; seats ar
 
 test("C6.1: leaving a four-seat game warns with the server's penalty; none when the server prices none", () => {
   assert.deepEqual(S.escapeDialog(seated4()), { mode: "host", penalty: 1080, edition: "points", played: false });
-  assert.equal(S.escapeDialog(seated4({ escapePenalty: null })), null, "no price from the server, no escape");
+  assert.equal(S.escapeDialog(seated4({ escapeCost: null })), null, "no price from the server, no escape");
   assert.equal(S.escapeDialog(seated4({ phase: "ready" })), null);
+  assert.deepEqual(S.escapeCharge(seated4()), { penalty: 1080, rest: null, fee: null, total: null, capped: false, edition: "points", when: "end" },
+    "C6.1: the penalty is charged with the game's result");
+});
+
+test("C6.2: leaving a four-seat game settled at once states the server's exact total, contributions included", () => {
+  const cost = { mode: "settle", penalty: 2160, owed: 2400, fee: 0, charge: 2400 };
+  const state = seated4({ escapeMode: "settle", escapeCost: cost });
+  assert.deepEqual(S.escapeCharge(state), { penalty: 2160, rest: 240, fee: 0, total: 2400, capped: false, edition: "points", when: "now" });
+  const left = S.receiveLeft(S.leaveRequested(state), { type: "left", escape: true, hosted: false, charged: cost });
+  assert.deepEqual([left.escapeReport.total, left.escapeReport.rest, left.escapeReport.before, left.escapeReport.after], [2400, 240, 1000, -1400]);
 });
 
 test("Fill with bots is offered between games while a seat is free, and only then", () => {
@@ -228,12 +238,25 @@ test("C5.8 亮牌: the result shows the cards each seat still held when the serv
   assert.equal(row(S.classicResult(state), "cardsLeft").find((cell) => cell.count === 6).cards, null, "not revealed: counts only");
 });
 
-test("C6: what leaving a four-seat game charges: now and more in settle mode, at the end with hosting", () => {
-  assert.deepEqual(S.escapeCharge(seated4({ escapeMode: "settle" })), { penalty: 1080, edition: "points", when: "now", exact: false },
-    "C6.2: the others' contributions are settled too");
-  assert.deepEqual(S.escapeCharge(seated4()), { penalty: 1080, edition: "points", when: "end", exact: false }, "C6.1");
-  const hosted = S.receiveLeft(S.leaveRequested(seated4()), { type: "left", escape: true, hosted: true });
-  assert.deepEqual([hosted.escapeReport.hosted, hosted.escapeReport.when, hosted.escapeReport.four], [true, "end", true]);
-  const out = S.receiveLeft(S.leaveRequested(seated4({ escapePenalty: null })), { type: "left", escape: false, hosted: false });
+test("C6.1: leaving a four-seat host table: the penalty comes with the game's result; a seat that is out leaves freely", () => {
+  const cost = table4().escape_cost;
+  const hosted = S.receiveLeft(S.leaveRequested(seated4()), { type: "left", escape: true, hosted: true, charged: cost });
+  assert.deepEqual([hosted.escapeReport.hosted, hosted.escapeReport.when, hosted.escapeReport.penalty], [true, "end", 1080]);
+  const out = S.receiveLeft(S.leaveRequested(seated4({ escapeCost: null })), { type: "left", escape: false, hosted: false, charged: null });
   assert.equal(out.escapeReport, null, "a seat that is out leaves without an escape");
+});
+
+test("C2.1: a reloaded page shows each seat's pass and beaten play of the round from the view", () => {
+  const plays = [onTable(0, single("3"), 1), onTable(2, single("9"), 2), onTable(3, single("K"), 3)];
+  const state = S.receiveState(S.initialState(), state4Message({
+    toAct: 1, plays, onTable: plays[2], roundStart: 1, passed: [{ seat: 1, cause: "timeout" }],
+  }));
+  assert.deepEqual(S.seatAction(state, 0).play.cards, "3", "seat 0's beaten lead");
+  assert.deepEqual(S.seatAction(state, 2).play.cards, "9");
+  assert.equal(S.seatAction(state, 3), null, "seat 3's play is the one to beat");
+  assert.equal(S.seatAction(state, 1), null, "seat 1 is to act");
+  const later = S.receiveState(state, state4Message({
+    seq: 6, toAct: 0, plays, onTable: plays[2], roundStart: 1, passed: [{ seat: 1, cause: "timeout" }],
+  }, [pass(1, "timeout")]));
+  assert.deepEqual(S.seatAction(later, 1), { pass: { cause: "timeout" } }, "the events go on from the view");
 });

@@ -315,11 +315,8 @@ test("the escape dialog: the penalty, and whether a card was played", () => {
   assert.equal(S.escapeDialog(seated({ phase: "ready" })), null, "leaving between games costs nothing");
 });
 
-test("leaving remembers the balance before; the account shows what the escape cost", () => {
-  const state = S.leaveRequested(seated());
-  assert.deepEqual(state.leaving, { edition: "points", balance: 1000 });
-  assert.equal(S.escapeSettled(state, { balances: { points: 1000 } }), null, "not settled yet");
-  assert.deepEqual(S.escapeSettled(state, { balances: { points: 280 } }), { delta: -720, edition: "points" });
+test("leaving remembers the balance before", () => {
+  assert.deepEqual(S.leaveRequested(seated()).leaving, { edition: "points", balance: 1000 });
   assert.equal(S.leaveRequested(seated({ phase: "ready" })).leaving, null);
 });
 
@@ -393,32 +390,37 @@ test("bots_offered: the offer shows while our table waits with free seats, and t
   assert.equal(S.receiveNotice(S.initialState(), { code: "bots_offered", count: 1 }).botOffer, null, "not seated: nothing offered");
 });
 
-test("R10.3: what leaving charges in all, as the dialog states it", () => {
-  assert.deepEqual(S.escapeCharge(seated()), { penalty: 720, edition: "points", when: "now", exact: true });
-  assert.deepEqual(S.escapeCharge(seated({ played: [true, false] })), { penalty: 720, edition: "points", when: "now", exact: false },
-    "after a card the normal loss and the opponent's contribution come on top");
-  assert.deepEqual(S.escapeCharge(seated({ escapeMode: "host" })), { penalty: 0, edition: "points", when: "none", exact: false },
+test("R10.3: what leaving charges in all, as the dialog states it: the server's exact total", () => {
+  assert.deepEqual(S.escapeCharge(seated()), { penalty: 720, rest: 0, fee: 0, total: 720, capped: false, edition: "points", when: "now" });
+  const played = { mode: "settle", penalty: 720, owed: 840, fee: 30, charge: 870 };
+  assert.deepEqual(S.escapeCharge(seated({ played: [true, false], escapeCost: played })),
+    { penalty: 720, rest: 120, fee: 30, total: 870, capped: false, edition: "points", when: "now" },
+    "after a card the normal loss and the opponent's contribution come on top, and the table fee");
+  const capped = { mode: "settle", penalty: 720, owed: 840, fee: 0, charge: 500 };
+  assert.equal(S.escapeCharge(seated({ escapeCost: capped })).capped, true, "R9.5: a balance pays what it holds");
+  assert.deepEqual(S.escapeCharge(seated({ escapeMode: "host" })), { penalty: 0, rest: null, fee: null, total: null, capped: false, edition: "points", when: "none" },
     "R10.1: hosting plays on and the game is settled normally");
   assert.equal(S.escapeCharge(seated({ phase: "ready" })), null);
 });
 
-test("after leaving, the lobby shows the penalty, the rest and the total the balance lost", () => {
-  const played = S.leaveRequested(seated({ played: [true, false] }));
-  let state = S.receiveLeft(played, { type: "left", escape: true, hosted: false });
+test("after leaving, the lobby shows what the server says the escape charged", () => {
+  const charged = { mode: "settle", penalty: 720, owed: 840, fee: 0, charge: 840 };
+  const played = S.leaveRequested(seated({ played: [true, false], escapeCost: { ...charged, charge: 800, owed: 800 } }));
+  const state = S.receiveLeft(played, { type: "left", escape: true, hosted: false, charged });
   assert.equal(state.view, "lobby");
-  assert.equal(state.escapeReport.total, null, "not settled yet");
-  assert.equal(S.escapeCharged(state, { balances: { points: 1000 } }), state);
-  state = S.escapeCharged(state, { balances: { points: 160 } });
+  const report = state.escapeReport;
   assert.deepEqual(
-    { penalty: state.escapeReport.penalty, rest: state.escapeReport.rest, total: state.escapeReport.total, before: state.escapeReport.before, after: state.escapeReport.after },
-    { penalty: 720, rest: 120, total: 840, before: 1000, after: 160 },
+    { penalty: report.penalty, rest: report.rest, fee: report.fee, total: report.total, before: report.before, after: report.after },
+    { penalty: 720, rest: 120, fee: 0, total: 840, before: 1000, after: 160 },
+    "the figures of `left`, not of the last state",
   );
   assert.equal(S.dismissEscapeReport(state).escapeReport, null);
   assert.equal(S.joinRequested(state, "human").escapeReport, null, "gone with the next game");
-  const hosted = S.receiveLeft(S.leaveRequested(seated({ escapeMode: "host" })), { type: "left", escape: true, hosted: true });
+  const hostCost = { mode: "host", penalty: 0, owed: null, fee: null, charge: null };
+  const hosted = S.receiveLeft(S.leaveRequested(seated({ escapeMode: "host" })), { type: "left", escape: true, hosted: true, charged: hostCost });
   assert.equal(hosted.escapeReport.hosted, true);
-  assert.equal(S.escapeCharged(hosted, { balances: { points: 1000 } }), hosted, "settled only when hosting has played it out");
-  const between = S.receiveLeft(S.leaveRequested(seated({ phase: "ready" })), { type: "left", escape: false, hosted: false });
+  assert.equal(hosted.escapeReport.total, null, "settled only when hosting has played it out");
+  const between = S.receiveLeft(S.leaveRequested(seated({ phase: "ready" })), { type: "left", escape: false, hosted: false, charged: null });
   assert.equal(between.escapeReport, null, "leaving between games charges nothing");
 });
 
@@ -426,4 +428,11 @@ test("the recent plays' switch opens and closes them", () => {
   const state = S.toggleHistory(seated());
   assert.equal(state.historyOpen, true);
   assert.equal(S.toggleHistory(state).historyOpen, false);
+});
+
+test("R2.4: a reloaded page shows the pass that ended the round, and every play of the game", () => {
+  const plays = Array.from({ length: 12 }, (_, i) => ({ index: i + 1, seat: i % 2, cards: "3H", combo: single("3"), cause: "player" }));
+  const state = S.receiveState(S.initialState(), stateMessage({ toAct: 1, plays, roundStart: 12, passed: [{ seat: 0, cause: "auto_pass" }] }));
+  assert.deepEqual(S.bubbleOf(state, 0), { cause: "auto_pass" });
+  assert.equal(S.currentGame(state).plays.length, 12);
 });

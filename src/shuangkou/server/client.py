@@ -116,13 +116,18 @@ class Client:
 
     # -- the messages of docs/protocol.md ---------------------------------------------
 
-    async def join(self, room: str | None = None, opponent: str = "human", table: str | None = None) -> None:
-        """Sit down: quick match, against a bot, a private invite table, or a table by id."""
+    async def join(
+        self, room: str | None = None, opponent: str = "human", table: str | None = None, seat: int | None = None
+    ) -> None:
+        """Sit down: quick match, against a bot, a private invite table (in ``seat``, if
+        given), or a table by id."""
         message: dict[str, Any] = {"type": "join", "opponent": opponent}
         if room is not None:
             message["room"] = room
         if table is not None:
             message["table"] = table
+        if seat is not None:
+            message["seat"] = seat
         await self.send(message)
 
     async def ready(self) -> None:

@@ -59,11 +59,13 @@ class Request(Generic[Answer]):
 
 @dataclass(frozen=True, slots=True)
 class Sit(Request[int]):
-    """Seat ``account`` (a person on ``connection``, or a ``bot``); answers the seat."""
+    """Seat ``account`` (a person on ``connection``, or a ``bot``) in ``seat``, or the first
+    free seat; answers the seat."""
 
     account: Account
     connection: Connection | None
     bot: Bot | None = None
+    seat: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -135,10 +135,11 @@ class Lobby:
 
     async def join(
         self, account: Account, connection: Connection, room_name: str | None, table_id: str | None,
-        opponent: str,
+        opponent: str, seat: int | None = None,
     ) -> Table:
-        """Seat the account: at the table ``table_id`` (an invite), against a bot, or by
-        quick match with the next player of the room."""
+        """Seat the account: at the table ``table_id`` (an invite; in ``seat`` when given, so
+        that friends choose partners or opponents), against a bot, or by quick match with
+        the next player of the room."""
         if not self.accepting:
             raise LobbyError("shutting_down", "the server is shutting down")
         async with self.lock:
@@ -147,12 +148,16 @@ class Lobby:
                 if table_id == seated.id and await seated.ask(Rejoin(account, connection)):
                     return seated  # back at the seat hosting kept playing after an escape (R10.1)
                 raise LobbyError("already_seated", f"you are already seated at table {seated.id}")
+            if seat is not None and table_id is None:
+                raise LobbyError("bad_message", "'seat' chooses a seat at an invite table: name it with 'table'")
             if table_id is not None:
                 table = self.tables.get(table_id)
                 if table is None:
                     raise LobbyError("unknown_table", f"no table {table_id!r}")
+                if seat is not None and not table.private:
+                    raise LobbyError("bad_message", f"table {table_id!r} is no invite table: quick match seats players")
                 await self._check_entry(account, table.room)
-                return await self._sit(table, account, connection)
+                return await self._sit(table, account, connection, seat)
             if room_name is None:
                 raise LobbyError("bad_message", "join needs 'room' or 'table'")
             room = self.room(room_name)
@@ -209,8 +214,8 @@ class Lobby:
             needed = room.config.entry_balance
             raise LobbyError("below_entry", f"room {room.name!r} needs a balance of at least {needed} (R9.4)")
 
-    async def _sit(self, table: Table, account: Account, connection: Connection) -> Table:
-        await table.ask(Sit(account, connection))  # TableFull (a LobbyError) when there is no seat
+    async def _sit(self, table: Table, account: Account, connection: Connection, seat: int | None = None) -> Table:
+        await table.ask(Sit(account, connection, seat=seat))  # a LobbyError when there is no (such) seat
         return table
 
     def _new_table(self, room: Room) -> Table:

@@ -16,6 +16,7 @@ from typing_extensions import TypedDict  # pydantic needs it for schemas on Pyth
 
 from ..combos import Kind
 from ..errors import ErrorBody, ErrorCode, Refusal
+from ..game import EscapeCostView
 from .views import AccountView, EventView, MoveView, RoomSummary, TableView
 
 __all__ = [
@@ -47,12 +48,14 @@ class _Message(BaseModel):
 
 class JoinMessage(_Message):
     """Sit down in a room: quick match (``opponent`` "human"), against a bot ("bot"), or
-    at a new private table to share as an invite link ("invite"); or at a table by its id."""
+    at a new private table to share as an invite link ("invite"); or at a table by its id,
+    an invite table in the free ``seat`` of one's choice (the first free seat without it)."""
 
     type: Literal["join"]
     room: str | None = Field(default=None, max_length=64)
     table: str | None = Field(default=None, max_length=64)
     opponent: Literal["human", "bot", "invite"] = "human"
+    seat: int | None = None  # the table refuses a seat it does not have (bad_seat)
 
 
 class WatchMessage(_Message):
@@ -215,12 +218,16 @@ class PongMessage(TypedDict):
 class LeftMessage(TypedDict):
     """Answer to ``leave``: the player is back in the lobby, the connection stays open.
     ``escape``: a game was in progress (R10); ``hosted``: hosting plays the seat to the end
-    ("host" mode, R10.1), and the player is bound to that table until its settlement."""
+    ("host" mode, R10.1), and the player is bound to that table until its settlement.
+    ``charged``: on an escape, what it cost — taken from the settlement it made when the
+    game ended at once (R10.2, C6.2), or the penalty charged with the game's result when
+    hosting plays on (R10.1, C6.1) — else null."""
 
     type: Literal["left"]
     table: str
     escape: bool
     hosted: bool
+    charged: EscapeCostView | None
 
 
 class ClosedMessage(TypedDict):

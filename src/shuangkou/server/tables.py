@@ -24,7 +24,21 @@ import orjson
 
 from ..bots import Bot, GreedyBot, bot_action
 from ..errors import ErrorCode
-from ..game import Action, Escape, Event, Game, GameError, HostedTurn, Hosting, Pass, Play, Timeout, action_to_dict
+from ..game import (
+    Action,
+    Escape,
+    EscapeCost,
+    EscapeCostView,
+    Event,
+    Game,
+    GameError,
+    HostedTurn,
+    Hosting,
+    Pass,
+    Play,
+    Timeout,
+    action_to_dict,
+)
 from ..scoring import SettlementView, TableSettlementView
 from ..store import Account, Store
 from . import protocol as p
@@ -54,7 +68,7 @@ from .journal import ActionJournal
 from .metrics import METRICS
 from .pusher import MovesPusher
 from .record import SeatRecord, TableRecord, balances_before
-from .room import Room, TableFull
+from .room import LobbyError, Room, TableFull
 from .seats import Seat
 from .views import TurnMoves, table_view
 
@@ -100,6 +114,7 @@ class TableGame:
     game: Game
     game_id: str
     settlement: SettlementView | TableSettlementView | None = None
+    escape_charge: EscapeCostView | None = None  # what an escape that ended the game charged (R10.2, C6.2)
 
 
 TurnKey = tuple[int, int, bool]
@@ -127,6 +142,7 @@ class Table:
     clock: TurnClock = field(init=False)
     fill_clock: Countdown[int] = field(init=False)  # how long players wait for others (bot_fill_seconds)
     _fill_waits: int = 0
+    _bots_offered: int = 0  # the wait whose end offered bots (0: none)
     _background: set[asyncio.Task[None]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
@@ -173,6 +189,12 @@ class Table:
         """Seats nobody holds."""
         return sum(seat is None for seat in self.seats)
 
+    def balances(self) -> list[int] | None:
+        """The seated players' balances, one per seat, or None while a seat is empty or its
+        balance unknown."""
+        balances = [seat.balance for seat in self.seats if seat is not None and seat.balance is not None]
+        return balances if len(balances) == len(self.seats) else None
+
     def accounts(self) -> list[int]:
         """Accounts seated here."""
         return [seat.account.id for seat in self.seats if seat is not None]
@@ -207,7 +229,7 @@ class Table:
                 started = time.perf_counter()
                 try:
                     await self._handle(item)
-                except TableFull as problem:
+                except LobbyError as problem:  # a seat refused (TableFull among others)
                     if isinstance(item, Request):
                         fail(item, problem)
                     continue
@@ -237,8 +259,8 @@ class Table:
 
     async def _handle(self, item: Asked | Told) -> None:
         match item:
-            case Sit(account=account, connection=connection, bot=bot):
-                answer(item, await self._sit(account, connection, bot))
+            case Sit(account=account, connection=connection, bot=bot, seat=chosen):
+                answer(item, await self._sit(account, connection, bot, chosen))
             case Reconnect(account=account, connection=connection):
                 answer(item, self._reconnect(account, connection))
             case Rejoin(account=account, connection=connection):
@@ -266,14 +288,19 @@ class Table:
 
     # -- seating ----------------------------------------------------------------------
 
-    async def _sit(self, account: Account, connection: Connection | None, bot: Bot | None) -> int:
+    async def _sit(self, account: Account, connection: Connection | None, bot: Bot | None, chosen: int | None) -> int:
         if not self.room.open and bot is None:
             raise TableFull("the room is closed")
         if account.id in self.accounts():
             raise TableFull("already seated at this table")
-        index = next((i for i, seat in enumerate(self.seats) if seat is None), None)
-        if index is None:
+        free = [i for i, seat in enumerate(self.seats) if seat is None]
+        if not free:
             raise TableFull("the table is full")
+        if chosen is not None and chosen not in range(len(self.seats)):
+            raise LobbyError("bad_seat", f"this table has seats 0 to {len(self.seats) - 1}, not {chosen}")
+        if chosen is not None and chosen not in free:
+            raise LobbyError("seat_taken", f"seat {chosen} is taken; free: {', '.join(map(str, free))}")
+        index = free[0] if chosen is None else chosen
         self._seat(index, Seat(account, self._ready_clock(index), bot, connection, ready=bot is not None))
         await self._refresh_balance(index)
         self._log("seated", account=account.id, seat=index, bot=bot is not None)
@@ -305,6 +332,8 @@ class Table:
         seat.left = False  # an escaper back at a hosted seat stays to the end, like any player
         self._log("reconnected", account=account.id, seat=index)
         self._send_state(connection, index)
+        if self._bots_on_offer():  # the offer still stands: a reloaded page is told again
+            self._offer_bots(connection)
         return True
 
     def _rejoin(self, account: Account, connection: Connection) -> bool:
@@ -363,15 +392,25 @@ class Table:
             self._background.add(task)
             task.add_done_callback(self._background.discard)
             return
-        free = self.free_seats
+        self._bots_offered = token
         for connection in self._connections():
             if connection not in self.spectators:
-                connection.send({
-                    "type": "notice",
-                    "code": "bots_offered",
-                    "message": f"Nobody has come for {free} seat{'s' if free > 1 else ''}: play with bots?",
-                    "count": free,
-                })
+                self._offer_bots(connection)
+
+    def _bots_on_offer(self) -> bool:
+        """Whether the offer of bots made when the last wait ended still stands: nobody has
+        sat down since (a new wait) and seats are still free."""
+        return self._bots_offered == self._fill_waits and self.waiting_for_players() and not self.playing
+
+    def _offer_bots(self, connection: Connection) -> None:
+        """Send the ``bots_offered`` notice for the free seats."""
+        free = self.free_seats
+        connection.send({
+            "type": "notice",
+            "code": "bots_offered",
+            "message": f"Nobody has come for {free} seat{'s' if free > 1 else ''}: play with bots?",
+            "count": free,
+        })
 
     # -- client messages ------------------------------------------------------------
 
@@ -453,12 +492,18 @@ class Table:
             escape = False
             if not game.hosting[index]:
                 await self._apply(Hosting(index, True, "disconnect"))
-        elif escape:
+        charged: EscapeCostView | None = None
+        if game is not None and escape:
+            balances = self.balances()
+            cost = game.escape_cost(index, balances) if balances is not None else None
             await self._apply(Escape(index))  # R10, C6
+            charged = cost.view() if cost is not None else None  # host mode: the penalty to come
         stays = self.playing  # the seat stays in the game to its settlement
+        if escape and not stays and self.current is not None:
+            charged = self.current.escape_charge  # settled at once: what the ledger was charged
         hosted = stays and bool(self.current and self.current.game.hands[index])  # played by hosting (R10.1)
         if connection is not None:
-            connection.send({"type": "left", "table": self.id, "escape": escape, "hosted": hosted})
+            connection.send({"type": "left", "table": self.id, "escape": escape, "hosted": hosted, "charged": charged})
         if stays:
             seat.left = True
             if not hosted:
@@ -568,7 +613,10 @@ class Table:
 
         await self.services.run_db(write)
         METRICS.settlements.inc()
-        self.current = replace(current, settlement=settlement.to_dict())
+        charge = None
+        if game.ended_by_escape and game.escaped is not None:  # R10.2, C6.2
+            charge = EscapeCost.settled(game.escaped, settlement).view()
+        self.current = replace(current, settlement=settlement.to_dict(), escape_charge=charge)
         self.winner_account = accounts[game.leads_next] if game.leads_next is not None else None
         self._log("game settled", result=game.result, deltas=list(settlement.deltas), house=settlement.house)
         for index in seats:

@@ -2,10 +2,10 @@
 
 Every view is a typed dictionary, so the protocol's JSON Schema (``shuangkou
 protocol-schema``) describes each field. :func:`table_view` is built for every connection
-on every change of a table: it reads what the table holds and computes nothing but the
-escape penalty. The mover's legal moves travel apart, in a ``hint`` message that follows
-the state (:meth:`Table._push_moves`), from :class:`TurnMoves`, computed and encoded once
-per turn.
+on every change of a table: it reads what the table holds and computes nothing but what
+leaving would cost the seat it is built for (:meth:`Game.escape_cost`). The mover's legal
+moves travel apart, in a ``hint`` message that follows the state
+(:meth:`Table._push_moves`), from :class:`TurnMoves`, computed and encoded once per turn.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing_extensions import TypedDict  # pydantic needs it for schemas on Pyth
 
 from ..bots import Seen, hint_moves
 from ..combos import ComboView, Kind
-from ..game import Game, GameView
+from ..game import EscapeCostView, Game, GameView
 from ..scoring import SettlementView, TableSettlementView
 from .render import moves_json
 
@@ -87,7 +87,7 @@ class TableView(TypedDict):
     game_id: str | None
     turn_seconds: float
     turn_deadline: int | None
-    escape_penalty: int | None
+    escape_cost: EscapeCostView | None
     escape_mode: str
     settlement: SettlementView | TableSettlementView | None
 
@@ -162,9 +162,10 @@ def table_view(table: Table, you: int | None) -> TableView:
             "balance": seat.balance,
             "ready_deadline": _millis(seat.ready_clock.deadline),
         })
-    balances = [seat.balance for seat in table.seats if seat is not None and seat.balance is not None]
-    escaping = playing and game is not None and (you is None or bool(game.hands[you]))  # out: no escape (C6)
-    penalty = game.escape_penalty(balances) if escaping and game is not None and len(balances) == game.seats else None
+    balances = table.balances()
+    cost = None
+    if playing and game is not None and you is not None and balances is not None:
+        cost = game.escape_cost(you, balances)  # None: leaving now is no escape (C6)
     return {
         "id": table.id,
         "room": table.room.name,
@@ -177,7 +178,7 @@ def table_view(table: Table, you: int | None) -> TableView:
         "game_id": current.game_id if current is not None else None,
         "turn_seconds": config.turn_seconds,
         "turn_deadline": _millis(table.clock.turn_deadline),
-        "escape_penalty": penalty,
+        "escape_cost": cost.view() if cost is not None else None,
         "escape_mode": config.escape_mode,
         "settlement": current.settlement if current is not None else None,
     }

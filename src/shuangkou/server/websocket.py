@@ -63,7 +63,9 @@ class ClientSession:
         table = lobby.seated.get(self.account.id)
         if isinstance(message, p.JoinMessage):
             try:
-                await lobby.join(self.account, self.connection, message.room, message.table, message.opponent)
+                await lobby.join(
+                    self.account, self.connection, message.room, message.table, message.opponent, message.seat
+                )
             except LobbyError as problem:
                 await self.refuse(problem.code, problem.message)
         elif isinstance(message, p.BotsMessage):

@@ -204,10 +204,8 @@ function signOut() {
 
 async function refreshAccount() {
   try {
-    const [account, rooms] = await Promise.all([loadMe(), api("/api/rooms")]);
+    const [, rooms] = await Promise.all([loadMe(), api("/api/rooms")]);
     state = S.receiveRooms(state, rooms.rooms);
-    const charged = S.escapeCharged(state, account);
-    if (charged !== state) state = S.leavingDone(charged);
   } catch (problem) {
     if (problem.status === 401) {
       signOut();
@@ -533,7 +531,9 @@ async function leave() {
       body.push(t("leave.bodySettle", { penalty: money(escape.penalty, escape.edition) }));
       if (escape.played) body.push(t("leave.bodyPlayed"));
     }
-    body.push(h("strong", { "data-testid": "escape-total" }, chargeText(S.escapeCharge(state))));
+    const charge = S.escapeCharge(state);
+    body.push(h("strong", { "data-testid": "escape-total" }, chargeText(charge)));
+    if (charge.when === "now" && (charge.rest || charge.fee)) body.push(h("span", { "data-testid": "escape-breakdown" }, breakdownText(charge)));
     const ok = await confirmDialog({
       title: t("leave.title"),
       body,
@@ -548,12 +548,18 @@ async function leave() {
   send({ type: "leave" });
 }
 
-/** What the escape dialog says leaving charges in all (`S.escapeCharge`). */
+/** What the escape dialog says leaving charges in all (`S.escapeCharge`): the server's exact total. */
 function chargeText(charge) {
-  const total = money(charge.penalty, charge.edition);
   if (charge.when === "none") return t("leave.totalNone");
-  if (charge.when === "end") return t("leave.totalEnd", { total });
-  return t(charge.exact ? "leave.total" : "leave.atLeast", { total });
+  if (charge.when === "end") return t("leave.totalEnd", { total: money(charge.penalty, charge.edition) });
+  const total = t("leave.total", { total: money(charge.total, charge.edition) });
+  return charge.capped ? `${total} ${t("leave.capped")}` : total;
+}
+
+/** The parts of an escape's total: the penalty, the normal loss and contributions, the table fee. */
+function breakdownText(charge) {
+  const parts = [["report.penalty", charge.penalty], ["report.rest", charge.rest], ["report.fee", charge.fee]];
+  return parts.filter(([, amount]) => amount).map(([key, amount]) => `${t(key)} ${money(amount, charge.edition)}`).join(" + ");
 }
 
 /** Bots sit down in every free seat of our table (an invitation, or a quick match still waiting). */

@@ -41,7 +41,6 @@ export function initialState({ token = null, invite = null, sort = "rank" } = {}
     autoReady: false, // the player asked to play against bots: the page says Ready for them once
     botOffer: null, // {table, count}: the server offers bots for the free seats of a waiting table
     leaving: null,
-    leaveCharge: null, // what the escape dialog said leaving would cost, kept until `left`
     escapeReport: null, // what leaving charged, shown in the lobby until dismissed
     historyOpen: false, // the recent plays, opened by their switch on narrow screens
     dealAnimation: false,
@@ -234,39 +233,39 @@ export function connectionBanner(state, now) {
 
 /**
  * What the escape dialog says before leaving a game: null when no game is being played or
- * the server prices no escape (`escape_penalty` null: leaving costs nothing), else the
+ * the server prices no escape (`escape_cost` null: leaving now is no escape), else the
  * mode, the penalty and whether a card was played.
  */
 export function escapeDialog(state) {
-  if (!isPlaying(state) || state.table.escape_penalty === null) return null;
+  if (!isPlaying(state) || !state.table.escape_cost) return null;
   const table = state.table;
-  return { mode: table.escape_mode, penalty: table.escape_penalty, edition: table.edition, played: Boolean(table.game.played?.[table.you]) };
+  return { mode: table.escape_mode, penalty: table.escape_cost.penalty, edition: table.edition, played: Boolean(table.game.played?.[table.you]) };
 }
 
 /**
- * What leaving now charges, as the escape dialog states it, from the server's
- * `escape_penalty`: `{penalty, edition, when, exact}`. `when` is "now" (`settle`: the game
- * ends and is settled at once), "end" (`host` at four seats: the penalty is charged with
- * the game's result, C6.1) or "none" (`host` at two seats: no penalty, the game is settled
- * normally, R10.1). `exact` says the penalty is the whole charge: with two seats before
- * the escaper has played a card (R10.3 adds the normal loss and the opponent's
- * contribution after one); with four seats the others' contributions are added (C6.2).
+ * What an escape costs, from the server's figures (`escape_cost` in the state before
+ * leaving, `charged` in `left` after): `{penalty, rest, fee, total, capped, edition, when}`.
+ * `when` is "now" (`settle`: the game ends and is settled at once, `total` is exactly what
+ * the balance loses, `rest` the normal loss and contributions owed beyond the penalty,
+ * R10.3, C6.2, `capped` when the balance could not pay it all, R9.5, C6.3), "end" (`host` at
+ * four seats: the penalty is charged with the game's result, C6.1) or "none" (`host` at two
+ * seats: no penalty, the game is settled normally, R10.1).
  */
-export function escapeCharge(state) {
-  const escape = escapeDialog(state);
-  if (!escape) return null;
-  const four = isFourSeat(state);
-  const when = escape.mode === "settle" ? "now" : four ? "end" : "none";
-  return { penalty: when === "none" ? 0 : escape.penalty, edition: escape.edition, when, exact: when === "now" && !four && !escape.played };
+export function costSummary(cost, edition, four) {
+  if (!cost) return null;
+  if (cost.mode !== "settle") {
+    const when = four ? "end" : "none";
+    return { penalty: when === "none" ? 0 : cost.penalty, rest: null, fee: null, total: null, capped: false, edition, when };
+  }
+  return {
+    penalty: cost.penalty, rest: cost.owed - cost.penalty, fee: cost.fee, total: cost.charge,
+    capped: cost.charge < cost.owed + cost.fee, edition, when: "now",
+  };
 }
 
-/** The change of balance an escape settled, once the account shows it: {delta, edition} or null. */
-export function escapeSettled(state, account) {
-  const leaving = state.leaving;
-  if (!leaving || leaving.balance === null || !account?.balances) return null;
-  const after = account.balances[leaving.edition];
-  if (after === undefined || after === leaving.balance) return null;
-  return { delta: after - leaving.balance, edition: leaving.edition };
+/** What leaving now charges, as the escape dialog states it (`costSummary` of the state's `escape_cost`). */
+export function escapeCharge(state) {
+  return escapeDialog(state) ? costSummary(state.table.escape_cost, state.table.edition, isFourSeat(state)) : null;
 }
 
 /** The result screen's data for two seats, or null when no settlement is shown. */
@@ -442,14 +441,18 @@ export function showLoginView(state) {
 /**
  * `left`: the connection stays open and the page goes back to the lobby. An escape
  * (`escape`), or a seat that hosting plays on (`hosted`), leaves a report for the lobby:
- * what the dialog said it would cost, completed by `escapeCharged` once settled.
+ * what the server says the escape charged (`charged`, `costSummary`), and the balance
+ * before and after it.
  */
 export function receiveLeft(state, message = {}) {
-  const charge = state.leaveCharge;
-  const report = charge && (message.escape || message.hosted)
-    ? { ...charge, hosted: Boolean(message.hosted), four: isFourSeat(state), total: null, rest: null, before: null, after: null }
+  const summary = message.escape || message.hosted
+    ? costSummary(message.charged, state.table?.edition ?? state.leaving?.edition, isFourSeat(state))
     : null;
-  return { ...showLobby(state), leaveCharge: null, escapeReport: report };
+  const before = state.leaving?.balance ?? null;
+  const report = summary
+    ? { ...summary, hosted: Boolean(message.hosted), before, after: before !== null && summary.total !== null ? before - summary.total : null }
+    : null;
+  return { ...showLobby(state), escapeReport: report };
 }
 
 /** `closed`: the table is gone for every reason but a shutdown. */
@@ -516,39 +519,15 @@ export function toggleHistory(state) {
   return { ...state, historyOpen: !state.historyOpen };
 }
 
-/** Leaving: remember the balance before, so that the lobby can show what the escape cost. */
+/** Leaving: remember the balance before, so that the lobby can show it with what the escape cost. */
 export function leaveRequested(state) {
   const table = state.table;
   const seat = table.seats[table.you];
-  const playing = isPlaying(state);
-  return {
-    ...state,
-    leaving: playing ? { edition: table.edition, balance: seat?.balance ?? null } : null,
-    leaveCharge: playing ? escapeCharge(state) : null,
-  };
+  return { ...state, leaving: isPlaying(state) ? { edition: table.edition, balance: seat?.balance ?? null } : null };
 }
 
 export function leavingDone(state) {
   return { ...state, leaving: null };
-}
-
-/**
- * The lobby's account after an escape: what it charged. `{penalty, total, rest, before,
- * after, edition}`, every number the server's (the penalty from the last state, the
- * balances before and after from the table and the account): `total` is what the
- * balance lost, `rest` what it lost beyond the penalty (the normal loss and
- * contributions, R10.3, C6.2). Nothing changes while the escape is not settled yet.
- */
-export function escapeCharged(state, account) {
-  const report = state.escapeReport;
-  const settled = escapeSettled(state, account);
-  if (!report || report.hosted || report.after !== null || !settled) return state;
-  const total = -settled.delta;
-  const before = state.leaving.balance;
-  return {
-    ...state,
-    escapeReport: { ...report, total, rest: Math.max(0, total - report.penalty), before, after: before + settled.delta },
-  };
 }
 
 export function dismissEscapeReport(state) {
@@ -591,8 +570,8 @@ export function receiveState(state, message) {
       selected: [],
       hintIndex: -1,
       hintApplied: null,
-      bubbles: table.seats.map(() => null),
-      lastPlays: table.seats.map(() => null),
+      bubbles: roundPasses(table),
+      lastPlays: roundPlays(table),
       jiefeng: null,
       message: null,
       dealAnimation: events.some((event) => event.type === "deal"),
@@ -620,6 +599,29 @@ export function receiveState(state, message) {
     next = { ...next, hand, selected: next.selected.filter((key) => keys.has(key)) };
   }
   return next;
+}
+
+/**
+ * The passes of the round as the server's view has them (`game.passed`), per seat: what a
+ * page that has not followed the game (a reload) shows by each seat, as events would have
+ * built it.
+ */
+function roundPasses(table) {
+  const bubbles = table.seats.map(() => null);
+  for (const pass of table.game?.passed || []) bubbles[pass.seat] = { cause: pass.cause };
+  return bubbles;
+}
+
+/** Each seat's last play of the round, from the view's plays since `game.round_start`. */
+function roundPlays(table) {
+  const lastPlays = table.seats.map(() => null);
+  const start = table.game?.round_start;
+  for (const play of table.game?.plays || []) {
+    if (start !== null && start !== undefined && play.index >= start) {
+      lastPlays[play.seat] = { seat: play.seat, cards: play.cards, combo: play.combo, cause: play.cause || "player" };
+    }
+  }
+  return lastPlays;
 }
 
 /**

@@ -101,6 +101,7 @@ function renderEscapeReport(report, dismiss) {
     : [
       ["report.penalty", money(report.penalty, edition), "penalty"],
       report.rest ? ["report.rest", money(report.rest, edition), "rest"] : null,
+      report.fee ? ["report.fee", money(report.fee, edition), "fee"] : null,
       ["report.total", money(report.total, edition), "total"],
       ["report.balance", `${money(report.before, edition)} → ${money(report.after, edition)}`, "balance"],
     ].filter(Boolean);
