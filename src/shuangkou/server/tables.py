@@ -11,7 +11,6 @@ handles it. Views are built by :mod:`.views`.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 import uuid
@@ -100,6 +99,7 @@ class TableGame:
     game: Game
     game_id: str
     settlement: SettlementView | TableSettlementView | None = None
+    maybe_paid: bool = False  # restored, or its settlement tried before: the ledger may hold its payment
 
 
 TurnKey = tuple[int, int, bool]
@@ -480,7 +480,7 @@ class Table:
             self._log("seats swapped", seats=list(game.swap))
         game_id = uuid.uuid4().hex
         self.current = TableGame(game, game_id)
-        record = json.dumps(self._record(game).to_dict())
+        record = _dumps(self._record(game).to_dict())
         store, room = self.services.store, self.room.name
         await self.services.run_db(lambda: store.save_game(game_id, room, config.to_json(), record, "running"))
         METRICS.games.inc()
@@ -502,7 +502,7 @@ class Table:
             if connection is not None:
                 self._refuse(connection, problem.code, problem.message)
             return False
-        data = json.dumps(action_to_dict(action))
+        data = _dumps(action_to_dict(action))
         try:
             await self.services.journal.append(current.game_id, game.seq, data)
         except Exception:
@@ -545,14 +545,16 @@ class Table:
         accounts = [seat.account.id if seat else 0 for seat in self.seats]
         seats = range(len(self.seats))
         balances = [await self._refresh_balance(i) for i in seats]
-        paid = await self.services.run_db(lambda: store.ledger(game_id=game_id))
+        # Only a game restored after a restart, or whose settlement failed midway, can have
+        # been paid already; a game this table dealt and never tried to settle cannot.
+        paid = await self.services.run_db(lambda: store.ledger(game_id=game_id)) if current.maybe_paid else []
         if paid:  # paid before a crash: settle on the balances the payment was computed from
             before = balances_before(paid)
             balances = [before.get(account, balance) for account, balance in zip(accounts, balances, strict=True)]
         settlement = game.settlement([b or 0 for b in balances])  # R9, C5
         deltas = {accounts[i]: settlement.deltas[i] for i in seats}
-        record = json.dumps(self._record(game).to_dict())
-        summary = json.dumps(settlement.to_dict())
+        record = _dumps(self._record(game).to_dict())
+        summary = _dumps(settlement.to_dict())
 
         def write() -> None:
             store.apply_settlement(
@@ -566,6 +568,7 @@ class Table:
             )
             store.finish_game(game_id, record, summary)
 
+        self.current = current = replace(current, maybe_paid=True)
         await self.services.run_db(write)
         METRICS.settlements.inc()
         self.current = replace(current, settlement=settlement.to_dict())
@@ -595,7 +598,7 @@ class Table:
                 bot = GreedyBot() if seated.bot else None
                 self._seat(index, Seat(account, self._ready_clock(index), bot, ready=True))
                 await self._refresh_balance(index)
-        self.current = TableGame(game, game_id)
+        self.current = TableGame(game, game_id, maybe_paid=True)
         self.private = record.private  # an invite table stays one
         # State numbers continue from a base no earlier state can have reached, so a message
         # built against a state from before the restart is always stale.
@@ -732,6 +735,11 @@ class Table:
         game_id = self.current.game_id if self.current is not None else None
         log.info(message, extra={"table": self.id, "room": self.room.name, "game": game_id, **fields})
 
+
+
+def _dumps(data: Any) -> str:
+    """JSON text for the store."""
+    return orjson.dumps(data).decode()
 
 
 def _hint(seq: int, moves: str) -> str:
