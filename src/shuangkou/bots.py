@@ -116,7 +116,7 @@ class GreedyBot:
     def choose(self, seen: Seen, moves: list[Combo] | None = None) -> Combo | None:
         """The move to make (None: pass); ``moves`` are the legal moves when already listed."""
         hand, table = seen.hand, seen.table
-        whole = _whole_hand(hand, table, seen.rules)
+        whole = _whole_hand(hand, table, seen.rules, moves)
         if whole is not None:
             return whole
         if table is not None and self._partner_stands(seen):
@@ -218,8 +218,12 @@ class HintBot:
         return hints[0] if hints else None
 
 
-def _whole_hand(hand: Counts, table: Combo | None, rules: Rules) -> Combo | None:
-    """The whole hand as one move, when it is one (and beats the table)."""
+def _whole_hand(hand: Counts, table: Combo | None, rules: Rules, moves: list[Combo] | None = None) -> Combo | None:
+    """The whole hand as one move, when it is one (and beats the table). ``moves``, the
+    legal moves when listed, hold it when it is one: without it among them the hand is not
+    classified (a failed classification costs more than listing the moves)."""
+    if moves is not None and not any(move.cards == hand for move in moves):
+        return None
     try:
         combo = classify(hand, table, rules)
     except InvalidCombination:
@@ -232,7 +236,7 @@ def _bomb_ranks(hand: Counts) -> set[int]:
 
 
 def _breaks(move: Combo, protected: set[int]) -> bool:
-    return any(move.cards[slot] for slot in protected)
+    return any(map(move.cards.__getitem__, protected))
 
 
 def _wins_after(bomb: Combo, hand: Counts, seen: Seen) -> bool:
