@@ -245,6 +245,23 @@ def test_views_never_show_the_other_hand() -> None:
     assert "hand" not in game.view(None)
 
 
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10**6), turns=st.integers(0, 80), classic=st.booleans())
+def test_a_seats_view_built_on_the_public_view_is_its_own_view(seed: int, turns: int, classic: bool) -> None:
+    """One moment shown to every seat: each seat's view made from the spectators' view is
+    the one made alone, and the spectators' view does not change (C5.8 at the end too)."""
+    game = Game.deal(load_config("classic") if classic else POINTS, seed=seed)
+    for _ in range(turns):
+        if game.finished:
+            break
+        game.apply(bot_action(game, GreedyBot()))
+    public = game.view()
+    before = json.dumps(public)
+    for seat in range(game.seats):
+        assert game.view(seat, public) == game.view(seat)
+    assert json.dumps(public) == before == json.dumps(game.view())
+
+
 def test_from_hands_must_be_drawable_from_one_deck() -> None:
     with pytest.raises(GameError) as refused:
         Game.from_hands(POINTS, ["SJ SJ SJ", "3"])

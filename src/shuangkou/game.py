@@ -830,10 +830,20 @@ class Game:
 
     # -- views and records ------------------------------------------------------
 
-    def view(self, seat: int | None = None) -> GameView:
+    def view(self, seat: int | None = None, public: GameView | None = None) -> GameView:
         """What ``seat`` may see (its own hand, never another's until the game is over:
         then ``revealed`` shows every hand still held, C5.8); None for spectators.
+        ``public``, when given, is this game's ``view()`` as it stands (a spectator's): a seat's
+        view adds its own part to a copy of it, for one moment shown to every seat.
         The plays in it are shared between views: read them, don't change them."""
+        data = self._public_view() if public is None else public.copy()
+        if seat is not None:
+            data["seat"] = seat
+            data["hand"] = [str(card) for card in self.hands[seat]]
+            data["tracker"] = self.tracker(seat)
+        return data
+
+    def _public_view(self) -> GameView:
         plays = self._play_views
         while len(plays) < len(self.plays):  # each play's dictionary is made once
             plays.append(self.plays[len(plays)].to_dict())
@@ -859,10 +869,6 @@ class Game:
             # 亮牌: once the game is over every hand still held is shown to all (C5.8)
             "revealed": [[str(card) for card in hand] for hand in self.hands] if self.finished else None,
         }
-        if seat is not None:
-            data["seat"] = seat
-            data["hand"] = [str(card) for card in self.hands[seat]]
-            data["tracker"] = self.tracker(seat)
         return data
 
     def tracker(self, seat: int) -> dict[str, int]:

@@ -55,7 +55,7 @@ from .pusher import MovesPusher
 from .record import SeatRecord, TableRecord, balances_before
 from .room import Room, TableFull
 from .seats import Seat
-from .views import TurnMoves, table_view
+from .views import TableViews, TurnMoves, table_view
 
 __all__ = ["Room", "Services", "Table", "TableFull", "TableGame"]
 
@@ -675,11 +675,12 @@ class Table:
             self.turn_key, self.turn_seq = turn, self.seq
         self._arm_turn()
         encoded = [event.view() for event in events]
+        views = TableViews(self)  # what all seats see alike is built once
         for index, seat in enumerate(self.seats):
             if seat is not None and seat.connection is not None:
-                seat.connection.send({"type": "state", "events": encoded, "table": table_view(self, index)})
+                seat.connection.send({"type": "state", "events": encoded, "table": views.of(index)})
         if self.spectators:  # one public view, encoded once, for every spectator
-            text = orjson.dumps({"type": "state", "events": encoded, "table": table_view(self, None)}).decode()
+            text = orjson.dumps({"type": "state", "events": encoded, "table": views.of(None)}).decode()
             for connection in self.spectators:
                 connection.send_json(text)
         self._push_moves()

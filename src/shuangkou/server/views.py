@@ -30,6 +30,7 @@ __all__ = [
     "RoomSummary",
     "SeatView",
     "TableView",
+    "TableViews",
     "TurnMoves",
     "table_view",
 ]
@@ -135,52 +136,78 @@ class TurnMoves:
 
 def table_view(table: Table, you: int | None) -> TableView:
     """The table as seat ``you`` (None: a spectator) may see it."""
-    current = table.current
-    playing = table.playing
-    game = current.game if current is not None else None
-    config = game.settings if playing and game is not None else table.room.config
-    phase: Phase
-    if playing:
-        phase = "playing"
-    elif current is not None and current.settlement is not None:
-        phase = "settled"
-    elif table.free_seats:
-        phase = "waiting"
-    else:
-        phase = "ready"
-    seats: list[SeatView | None] = []
-    for seat in table.seats:
-        if seat is None:
-            seats.append(None)
-            continue
-        seats.append({
-            "name": seat.account.name,
-            "account": seat.account.id,
-            "bot": seat.bot is not None,
-            "connected": seat.bot is not None or seat.connection is not None,
-            "ready": seat.ready,
-            "balance": seat.balance,
-            "ready_deadline": _millis(seat.ready_clock.deadline),
-        })
-    balances = [seat.balance for seat in table.seats if seat is not None and seat.balance is not None]
-    escaping = playing and game is not None and (you is None or bool(game.hands[you]))  # out: no escape (C6)
-    penalty = game.escape_penalty(balances) if escaping and game is not None and len(balances) == game.seats else None
-    return {
-        "id": table.id,
-        "room": table.room.name,
-        "edition": config.edition,
-        "seq": table.seq,
-        "phase": phase,
-        "you": you,
-        "seats": seats,
-        "game": game.view(you) if game is not None else None,
-        "game_id": current.game_id if current is not None else None,
-        "turn_seconds": config.turn_seconds,
-        "turn_deadline": _millis(table.clock.turn_deadline),
-        "escape_penalty": penalty,
-        "escape_mode": config.escape_mode,
-        "settlement": current.settlement if current is not None else None,
-    }
+    return TableViews(table).of(you)
+
+
+class TableViews:
+    """The views of a table as it stands, for every seat and the spectators: what they all
+    see alike is built once (a change is shown to every seat at once), each seat's own
+    part (its hand, tracker and escape penalty) for it."""
+
+    def __init__(self, table: Table) -> None:
+        current = table.current
+        playing = table.playing
+        game = current.game if current is not None else None
+        config = game.settings if playing and game is not None else table.room.config
+        phase: Phase
+        if playing:
+            phase = "playing"
+        elif current is not None and current.settlement is not None:
+            phase = "settled"
+        elif table.free_seats:
+            phase = "waiting"
+        else:
+            phase = "ready"
+        seats: list[SeatView | None] = []
+        for seat in table.seats:
+            if seat is None:
+                seats.append(None)
+                continue
+            seats.append({
+                "name": seat.account.name,
+                "account": seat.account.id,
+                "bot": seat.bot is not None,
+                "connected": seat.bot is not None or seat.connection is not None,
+                "ready": seat.ready,
+                "balance": seat.balance,
+                "ready_deadline": _millis(seat.ready_clock.deadline),
+            })
+        balances = [seat.balance for seat in table.seats if seat is not None and seat.balance is not None]
+        self._game = game
+        self._public = game.view() if game is not None else None
+        # What leaving now would cost (R10.3, C6), for a seat still holding cards: out, no escape (C6).
+        self._penalty = (
+            game.escape_penalty(balances) if playing and game is not None and len(balances) == game.seats else None
+        )
+        self._view: TableView = {
+            "id": table.id,
+            "room": table.room.name,
+            "edition": config.edition,
+            "seq": table.seq,
+            "phase": phase,
+            "you": None,
+            "seats": seats,
+            "game": self._public,
+            "game_id": current.game_id if current is not None else None,
+            "turn_seconds": config.turn_seconds,
+            "turn_deadline": _millis(table.clock.turn_deadline),
+            "escape_penalty": self._penalty,
+            "escape_mode": config.escape_mode,
+            "settlement": current.settlement if current is not None else None,
+        }
+
+    def of(self, you: int | None) -> TableView:
+        """The view of seat ``you`` (None: a spectator)."""
+        if you is None:
+            return self._view
+        view = self._view.copy()
+        view["you"] = you
+        game = self._game
+        if game is not None:
+            view["game"] = game.view(you, self._public)
+            if not game.hands[you]:
+                view["escape_penalty"] = None
+        return view
 
 
 def _millis(stamp: float | None) -> int | None:
