@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shuangkou.bots import GreedyBot, HostingBot, RandomBot, bot_action
-from shuangkou.cards import DECK, counts_of
+from shuangkou.cards import DECK, Rank, counts_of
 from shuangkou.config import load_config
 from shuangkou.game import Escape, Game, GameError, GameRecord, HostedTurn, Hosting, Pass, Play, Timeout
 from shuangkou.simulate import play_game
@@ -243,6 +243,52 @@ def test_views_never_show_the_other_hand() -> None:
         assert "hand" in view and view["hand"] != other
         assert all(key != "hands" for key in view)
     assert "hand" not in game.view(None)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10**6), turns=st.integers(0, 80), classic=st.booleans())
+def test_a_seats_view_built_on_the_public_view_is_its_own_view(seed: int, turns: int, classic: bool) -> None:
+    """One moment shown to every seat: each seat's view made from the spectators' view is
+    the one made alone, and the spectators' view does not change (C5.8 at the end too)."""
+    game = Game.deal(load_config("classic") if classic else POINTS, seed=seed)
+    for _ in range(turns):
+        if game.finished:
+            break
+        game.apply(bot_action(game, GreedyBot()))
+    public = game.view()
+    before = json.dumps(public)
+    for seat in range(game.seats):
+        assert game.view(seat, public) == game.view(seat)
+    assert json.dumps(public) == before == json.dumps(game.view())
+
+
+def _tracker_card_by_card(game: Game, seat: int) -> dict[str, int]:
+    """The card tracker as its definition says: the 108 cards less the seat's hand and every card played."""
+    unseen = {rank.symbol: 0 for rank in Rank}
+    for card in DECK:
+        unseen[card.rank.symbol] += 1
+    for card in [*game.hands[seat], *(card for play in game.plays for card in play.cards)]:
+        unseen[card.rank.symbol] -= 1
+    return unseen
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10**6), turns=st.integers(0, 80), undo=st.integers(0, 5), classic=st.booleans())
+def test_the_tracker_counts_the_cards_not_seen_after_plays_and_undos(
+    seed: int, turns: int, undo: int, classic: bool
+) -> None:
+    """The card tracker (记牌器), kept from play to play, against counting card by card;
+    undone actions (a store that fails) take their cards out of it again."""
+    game = Game.deal(load_config("classic") if classic else POINTS, seed=seed)
+    for turn in range(turns):
+        if game.finished:
+            break
+        game.apply(bot_action(game, GreedyBot()))
+        if turn % 7 == 0:
+            assert all(game.tracker(seat) == _tracker_card_by_card(game, seat) for seat in range(game.seats))
+    for _ in range(min(undo, len(game.actions))):
+        game.undo()
+        assert all(game.tracker(seat) == _tracker_card_by_card(game, seat) for seat in range(game.seats))
 
 
 def test_from_hands_must_be_drawable_from_one_deck() -> None:

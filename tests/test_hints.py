@@ -7,9 +7,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuangkou.bots import GreedyBot, HintBot, Seen, bot_action, hint_moves
+from shuangkou.bots import GreedyBot, HintBot, Seen, _whole_hand, bot_action, hint_moves
+from shuangkou.combos import classify
 from shuangkou.config import load_config
 from shuangkou.game import Game, Play
+from shuangkou.moves import legal_moves
 from shuangkou.simulate import simulate
 
 POINTS = load_config("points")
@@ -66,3 +68,21 @@ def test_a_player_who_always_takes_the_first_hint_beats_hosting() -> None:
     report = simulate(POINTS, ("hint", "hosting"), games=300, seed=1)
     hint = next(stats for stats in report.bot_stats() if stats.bot == "hint")
     assert hint.win_rate >= 0.7  # 2,000 games: 81.2 % (docs/simulation.md)
+
+
+# A small hand (up to 4 of a rank: more jokers than two decks hold do not matter here), and a table or none.
+small_hands = st.lists(st.integers(0, 4), min_size=15, max_size=15).filter(lambda counts: 0 < sum(counts) <= 12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(hand=small_hands, table=st.sampled_from([None, "3", "9 9", "4 4 4", "5 6 7 8 9", "3 3 4 4 5 5", "7 7 7 7"]))
+def test_the_whole_hand_is_found_from_the_listed_moves_as_by_classifying_it(
+    hand: list[int], table: str | None
+) -> None:
+    """R3: with the legal moves at hand the planner's "whole hand as one move" check skips
+    classifying a hand none of them plays whole; it finds what classifying finds."""
+    rules = POINTS.rules
+    counts = tuple(hand)
+    table_combo = classify(table, rules=rules) if table else None
+    moves = legal_moves(counts, table_combo, rules)
+    assert _whole_hand(counts, table_combo, rules, moves) == _whole_hand(counts, table_combo, rules)

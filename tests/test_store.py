@@ -527,6 +527,8 @@ def test_game_refusals(store: Store) -> None:
         store.append_action("g", -1, "{}")
     with pytest.raises(InvalidValueError, match="action_json"):
         store.append_action("g", 0, "")
+    with pytest.raises(InvalidValueError, match="action_json is not valid JSON"):
+        store.append_action("g", 0, '{"value": NaN}')  # JSON has no NaN (RFC 8259)
     assert store.get_game("g").actions == ()  # type: ignore[union-attr]
 
 

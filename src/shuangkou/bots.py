@@ -115,8 +115,20 @@ class GreedyBot:
 
     def choose(self, seen: Seen, moves: list[Combo] | None = None) -> Combo | None:
         """The move to make (None: pass); ``moves`` are the legal moves when already listed."""
+        return self._choose(seen, moves)
+
+    def _choose(
+        self,
+        seen: Seen,
+        moves: list[Combo] | None,
+        ordinary: list[Combo] | None = None,
+        keeps_bombs: list[Combo] | None = None,
+    ) -> Combo | None:
+        """:meth:`choose`; ``ordinary`` (the moves that are not bombs) and ``keeps_bombs``
+        (those of them that break no bomb of the hand), in the order of ``moves``, when
+        already sorted out."""
         hand, table = seen.hand, seen.table
-        whole = _whole_hand(hand, table, seen.rules)
+        whole = _whole_hand(hand, table, seen.rules, moves)
         if whole is not None:
             return whole
         if table is not None and self._partner_stands(seen):
@@ -125,9 +137,10 @@ class GreedyBot:
             moves = legal_moves(hand, table, seen.rules)
         if not moves:
             return None
-        protected = _bomb_ranks(hand)
-        ordinary = [move for move in moves if not move.is_bomb]
-        keeps_bombs = [move for move in ordinary if not _breaks(move, protected)] if protected else ordinary
+        if ordinary is None or keeps_bombs is None:
+            protected = _bomb_ranks(hand)
+            ordinary = [move for move in moves if not move.is_bomb]
+            keeps_bombs = [move for move in ordinary if not _breaks(move, protected)] if protected else ordinary
         if table is None:
             candidates = keeps_bombs or ordinary or moves
             return max(candidates, key=self.lead_values(seen))
@@ -192,17 +205,24 @@ def hint_moves(seen: Seen) -> list[Combo]:
     keeps: list[Combo] = []
     spends: list[Combo] = []
     bombs: list[Combo] = []
+    ordinary: list[Combo] = []  # the planner's groups, sorted out in the same pass
+    keeps_bombs: list[Combo] = []
     for move in moves:  # weakest first within each group
         if move.is_bomb:
             bombs.append(move)
-        elif move.jokers or (protected and _breaks(move, protected)):
+            continue
+        ordinary.append(move)
+        breaks = bool(protected) and _breaks(move, protected)
+        if not breaks:
+            keeps_bombs.append(move)
+        if breaks or move.jokers:
             spends.append(move)
         else:
             keeps.append(move)
+    first = planner._choose(seen, moves, ordinary, keeps_bombs)
     if seen.table is None:
         keeps.sort(key=planner.lead_values(seen), reverse=True)  # stable: ties stay weakest first
     ordered = keeps + spends + bombs
-    first = planner.choose(seen, moves)
     if first is not None and first in ordered:
         ordered.remove(first)
         ordered.insert(0, first)
@@ -218,8 +238,12 @@ class HintBot:
         return hints[0] if hints else None
 
 
-def _whole_hand(hand: Counts, table: Combo | None, rules: Rules) -> Combo | None:
-    """The whole hand as one move, when it is one (and beats the table)."""
+def _whole_hand(hand: Counts, table: Combo | None, rules: Rules, moves: list[Combo] | None = None) -> Combo | None:
+    """The whole hand as one move, when it is one (and beats the table). ``moves``, the
+    legal moves when listed, hold it when it is one: without it among them the hand is not
+    classified (a failed classification costs more than listing the moves)."""
+    if moves is not None and not any(move.cards == hand for move in moves):
+        return None
     try:
         combo = classify(hand, table, rules)
     except InvalidCombination:
@@ -232,7 +256,7 @@ def _bomb_ranks(hand: Counts) -> set[int]:
 
 
 def _breaks(move: Combo, protected: set[int]) -> bool:
-    return any(move.cards[slot] for slot in protected)
+    return any(map(move.cards.__getitem__, protected))
 
 
 def _wins_after(bomb: Combo, hand: Counts, seen: Seen) -> bool:

@@ -108,6 +108,10 @@ class Suit(Enum):
 
 _SUIT_GLYPHS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.CLUBS: "♣", Suit.DIAMONDS: "♦"}
 _GLYPH_SUITS = {glyph: suit for suit, glyph in _SUIT_GLYPHS.items()}
+# A card's text by suit, then rank slot: every view shows the hand card by card.
+_CARD_TEXT: dict[Suit | None, tuple[str, ...]] = {
+    suit: tuple(symbol + (suit.value if suit else "") for symbol in _RANK_SYMBOLS) for suit in (None, *Suit)
+}
 
 
 class CardParseError(ValueError):
@@ -141,7 +145,7 @@ class Card:
             raise CardParseError(f"deck copy must be 0 or 1, not {self.deck!r}")
 
     def __str__(self) -> str:
-        return self.rank.symbol + (self.suit.value if self.suit else "")
+        return _CARD_TEXT[self.suit][self.rank - 3]
 
     @property
     def sort_key(self) -> tuple[int, int, int]:

@@ -601,6 +601,11 @@ class RoomConfig(_Frozen):
 
     def to_json(self) -> str:
         """The resolved configuration as indented JSON (what ``check-config`` prints)."""
+        return self._json
+
+    @functools.cached_property
+    def _json(self) -> str:
+        # Built once: the server stores it with every game it starts (the model is frozen).
         return json.dumps(self.to_toml_dict(), indent=2, ensure_ascii=False)
 
     def with_overrides(self, overrides: Mapping[str, object], source: str = "overrides") -> RoomConfig:

@@ -22,12 +22,14 @@ from bisect import insort
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
+from operator import add
 from typing import Literal, NamedTuple, NotRequired
 
 from typing_extensions import TypedDict  # pydantic reads it for schemas on Python < 3.12
 
 from .cards import (
     DECK,
+    EMPTY,
     HAND_SIZE,
     NUM_SLOTS,
     Card,
@@ -449,6 +451,7 @@ class Game:
     events: list[Event] = field(default_factory=list)
     _counts: list[tuple[int, Counts] | None] = field(default_factory=list, repr=False)
     _play_views: list[PlayView] = field(default_factory=list, repr=False)
+    _played_after: list[Counts] = field(default_factory=list, repr=False, compare=False)  # all played, after each play
     _saved: list[_Saved] = field(default_factory=list, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -795,6 +798,7 @@ class Game:
                 insort(hand, card)  # hands are kept sorted
         del self.plays[saved.plays :]
         del self._play_views[saved.plays :]
+        del self._played_after[saved.plays :]
         del self.events[saved.events :]
         self._counts = [None] * self.seats  # the cache assumes hands only shrink
         self.to_act, self.table, self.passes = saved.to_act, saved.table, saved.passes
@@ -931,10 +935,20 @@ class Game:
 
     # -- views and records ------------------------------------------------------
 
-    def view(self, seat: int | None = None) -> GameView:
+    def view(self, seat: int | None = None, public: GameView | None = None) -> GameView:
         """What ``seat`` may see (its own hand, never another's until the game is over:
         then ``revealed`` shows every hand still held, C5.8); None for spectators.
+        ``public``, when given, is this game's ``view()`` as it stands (a spectator's): a seat's
+        view adds its own part to a copy of it, for one moment shown to every seat.
         The plays in it are shared between views: read them, don't change them."""
+        data = self._public_view() if public is None else public.copy()
+        if seat is not None:
+            data["seat"] = seat
+            data["hand"] = [str(card) for card in self.hands[seat]]
+            data["tracker"] = self.tracker(seat)
+        return data
+
+    def _public_view(self) -> GameView:
         plays = self._play_views
         while len(plays) < len(self.plays):  # each play's dictionary is made once
             plays.append(self.plays[len(plays)].to_dict())
@@ -962,10 +976,6 @@ class Game:
             # 亮牌: once the game is over every hand still held is shown to all (C5.8)
             "revealed": [[str(card) for card in hand] for hand in self.hands] if self.finished else None,
         }
-        if seat is not None:
-            data["seat"] = seat
-            data["hand"] = [str(card) for card in self.hands[seat]]
-            data["tracker"] = self.tracker(seat)
         return data
 
     def _round_lead(self) -> PlayRecord:
@@ -997,13 +1007,20 @@ class Game:
         """The card tracker (记牌器) of ``seat``: per rank, lowest first, how many of the 108
         cards it has not seen — neither in its hand nor played. The other hands (and, with two
         seats, the cards not dealt) hold them."""
-        seen = [0] * NUM_SLOTS
-        for card in self.hands[seat]:
-            seen[card.rank - 3] += 1
-        for play in self.plays:
-            for card in play.cards:
-                seen[card.rank - 3] += 1
-        return {rank.symbol: _DECK_COUNTS[rank - 3] - seen[rank - 3] for rank in Rank}
+        return {
+            symbol: deck - held - played
+            for symbol, deck, held, played in zip(
+                _RANK_SYMBOLS, _DECK_COUNTS, self.counts(seat), self._played_counts(), strict=True
+            )
+        }
+
+    def _played_counts(self) -> Counts:
+        """Every card played so far, per rank slot; kept after each play (undo drops the last)."""
+        played = self._played_after
+        while len(played) < len(self.plays):
+            before = played[-1] if played else EMPTY
+            played.append(tuple(map(add, before, self.plays[len(played)].combo.cards)))
+        return played[-1] if played else EMPTY
 
     def to_record(self) -> GameRecord:
         """Everything needed to replay the game: the room configuration, hands, leader, flip
@@ -1174,6 +1191,7 @@ def _record_list(key: str, items: object) -> tuple[dict[str, object], ...]:
 
 
 _DECK_COUNTS: tuple[int, ...] = tuple(counts_of(DECK))
+_RANK_SYMBOLS: tuple[str, ...] = tuple(rank.symbol for rank in Rank)
 """Cards of each rank in the two decks (R1.2): 8 of each ordinary rank, 2 of each joker."""
 
 

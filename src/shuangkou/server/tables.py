@@ -11,7 +11,6 @@ handles it. Views are built by :mod:`.views`.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 import uuid
@@ -70,7 +69,7 @@ from .pusher import MovesPusher
 from .record import SeatRecord, TableRecord, balances_before
 from .room import LobbyError, Room, TableFull
 from .seats import Seat
-from .views import TurnMoves, table_view
+from .views import TableViews, TurnMoves, table_view
 
 __all__ = ["Room", "Services", "Table", "TableFull", "TableGame"]
 
@@ -115,6 +114,7 @@ class TableGame:
     game_id: str
     settlement: SettlementView | TableSettlementView | None = None
     escape_charge: EscapeCostView | None = None  # what an escape that ended the game charged (R10.2, C6.2)
+    maybe_paid: bool = False  # restored, or its settlement tried before: the ledger may hold its payment
 
 
 TurnKey = tuple[int, int, bool]
@@ -525,7 +525,7 @@ class Table:
             self._log("seats swapped", seats=list(game.swap))
         game_id = uuid.uuid4().hex
         self.current = TableGame(game, game_id)
-        record = json.dumps(self._record(game).to_dict())
+        record = _dumps(self._record(game).to_dict())
         store, room = self.services.store, self.room.name
         await self.services.run_db(lambda: store.save_game(game_id, room, config.to_json(), record, "running"))
         METRICS.games.inc()
@@ -547,7 +547,7 @@ class Table:
             if connection is not None:
                 self._refuse(connection, problem.code, problem.message)
             return False
-        data = json.dumps(action_to_dict(action))
+        data = _dumps(action_to_dict(action))
         try:
             await self.services.journal.append(current.game_id, game.seq, data)
         except Exception:
@@ -590,14 +590,16 @@ class Table:
         accounts = [seat.account.id if seat else 0 for seat in self.seats]
         seats = range(len(self.seats))
         balances = [await self._refresh_balance(i) for i in seats]
-        paid = await self.services.run_db(lambda: store.ledger(game_id=game_id))
+        # Only a game restored after a restart, or whose settlement failed midway, can have
+        # been paid already; a game this table dealt and never tried to settle cannot.
+        paid = await self.services.run_db(lambda: store.ledger(game_id=game_id)) if current.maybe_paid else []
         if paid:  # paid before a crash: settle on the balances the payment was computed from
             before = balances_before(paid)
             balances = [before.get(account, balance) for account, balance in zip(accounts, balances, strict=True)]
         settlement = game.settlement([b or 0 for b in balances])  # R9, C5
         deltas = {accounts[i]: settlement.deltas[i] for i in seats}
-        record = json.dumps(self._record(game).to_dict())
-        summary = json.dumps(settlement.to_dict())
+        record = _dumps(self._record(game).to_dict())
+        summary = _dumps(settlement.to_dict())
 
         def write() -> None:
             store.apply_settlement(
@@ -611,6 +613,7 @@ class Table:
             )
             store.finish_game(game_id, record, summary)
 
+        self.current = current = replace(current, maybe_paid=True)
         await self.services.run_db(write)
         METRICS.settlements.inc()
         charge = None
@@ -643,7 +646,7 @@ class Table:
                 bot = GreedyBot() if seated.bot else None
                 self._seat(index, Seat(account, self._ready_clock(index), bot, ready=True))
                 await self._refresh_balance(index)
-        self.current = TableGame(game, game_id)
+        self.current = TableGame(game, game_id, maybe_paid=True)
         self.private = record.private  # an invite table stays one
         # State numbers continue from a base no earlier state can have reached, so a message
         # built against a state from before the restart is always stale.
@@ -720,11 +723,12 @@ class Table:
             self.turn_key, self.turn_seq = turn, self.seq
         self._arm_turn()
         encoded = [event.view() for event in events]
+        views = TableViews(self)  # what all seats see alike is built once
         for index, seat in enumerate(self.seats):
             if seat is not None and seat.connection is not None:
-                seat.connection.send({"type": "state", "events": encoded, "table": table_view(self, index)})
+                seat.connection.send({"type": "state", "events": encoded, "table": views.of(index)})
         if self.spectators:  # one public view, encoded once, for every spectator
-            text = orjson.dumps({"type": "state", "events": encoded, "table": table_view(self, None)}).decode()
+            text = orjson.dumps({"type": "state", "events": encoded, "table": views.of(None)}).decode()
             for connection in self.spectators:
                 connection.send_json(text)
         self._push_moves()
@@ -780,6 +784,11 @@ class Table:
         game_id = self.current.game_id if self.current is not None else None
         log.info(message, extra={"table": self.id, "room": self.room.name, "game": game_id, **fields})
 
+
+
+def _dumps(data: Any) -> str:
+    """JSON text for the store."""
+    return orjson.dumps(data).decode()
 
 
 def _hint(seq: int, moves: str) -> str:

@@ -30,6 +30,7 @@ __all__ = [
     "RoomSummary",
     "SeatView",
     "TableView",
+    "TableViews",
     "TurnMoves",
     "table_view",
 ]
@@ -135,53 +136,75 @@ class TurnMoves:
 
 def table_view(table: Table, you: int | None) -> TableView:
     """The table as seat ``you`` (None: a spectator) may see it."""
-    current = table.current
-    playing = table.playing
-    game = current.game if current is not None else None
-    config = game.settings if playing and game is not None else table.room.config
-    phase: Phase
-    if playing:
-        phase = "playing"
-    elif current is not None and current.settlement is not None:
-        phase = "settled"
-    elif table.free_seats:
-        phase = "waiting"
-    else:
-        phase = "ready"
-    seats: list[SeatView | None] = []
-    for seat in table.seats:
-        if seat is None:
-            seats.append(None)
-            continue
-        seats.append({
-            "name": seat.account.name,
-            "account": seat.account.id,
-            "bot": seat.bot is not None,
-            "connected": seat.bot is not None or seat.connection is not None,
-            "ready": seat.ready,
-            "balance": seat.balance,
-            "ready_deadline": _millis(seat.ready_clock.deadline),
-        })
-    balances = table.balances()
-    cost = None
-    if playing and game is not None and you is not None and balances is not None:
-        cost = game.escape_cost(you, balances)  # None: leaving now is no escape (C6)
-    return {
-        "id": table.id,
-        "room": table.room.name,
-        "edition": config.edition,
-        "seq": table.seq,
-        "phase": phase,
-        "you": you,
-        "seats": seats,
-        "game": game.view(you) if game is not None else None,
-        "game_id": current.game_id if current is not None else None,
-        "turn_seconds": config.turn_seconds,
-        "turn_deadline": _millis(table.clock.turn_deadline),
-        "escape_cost": cost.view() if cost is not None else None,
-        "escape_mode": config.escape_mode,
-        "settlement": current.settlement if current is not None else None,
-    }
+    return TableViews(table).of(you)
+
+
+class TableViews:
+    """The views of a table as it stands, for every seat and the spectators: what they all
+    see alike is built once (a change is shown to every seat at once), each seat's own
+    part (its hand, tracker and escape cost) for it."""
+
+    def __init__(self, table: Table) -> None:
+        current = table.current
+        playing = table.playing
+        game = current.game if current is not None else None
+        config = game.settings if playing and game is not None else table.room.config
+        phase: Phase
+        if playing:
+            phase = "playing"
+        elif current is not None and current.settlement is not None:
+            phase = "settled"
+        elif table.free_seats:
+            phase = "waiting"
+        else:
+            phase = "ready"
+        seats: list[SeatView | None] = []
+        for seat in table.seats:
+            if seat is None:
+                seats.append(None)
+                continue
+            seats.append({
+                "name": seat.account.name,
+                "account": seat.account.id,
+                "bot": seat.bot is not None,
+                "connected": seat.bot is not None or seat.connection is not None,
+                "ready": seat.ready,
+                "balance": seat.balance,
+                "ready_deadline": _millis(seat.ready_clock.deadline),
+            })
+        self._game = game
+        self._public = game.view() if game is not None else None
+        self._balances = table.balances() if playing else None
+        self._view: TableView = {
+            "id": table.id,
+            "room": table.room.name,
+            "edition": config.edition,
+            "seq": table.seq,
+            "phase": phase,
+            "you": None,
+            "seats": seats,
+            "game": self._public,
+            "game_id": current.game_id if current is not None else None,
+            "turn_seconds": config.turn_seconds,
+            "turn_deadline": _millis(table.clock.turn_deadline),
+            "escape_cost": None,
+            "escape_mode": config.escape_mode,
+            "settlement": current.settlement if current is not None else None,
+        }
+
+    def of(self, you: int | None) -> TableView:
+        """The view of seat ``you`` (None: a spectator)."""
+        if you is None:
+            return self._view
+        view = self._view.copy()
+        view["you"] = you
+        game = self._game
+        if game is not None:
+            view["game"] = game.view(you, self._public)
+            if self._balances is not None:
+                cost = game.escape_cost(you, self._balances)  # None: leaving now is no escape (C6)
+                view["escape_cost"] = cost.view() if cost is not None else None
+        return view
 
 
 def _millis(stamp: float | None) -> int | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import orjson
 
 from .errors import InvalidTypeError, InvalidValueError
 
@@ -41,11 +41,11 @@ def check_text(value: object, what: str, max_length: int) -> str:
 
 
 def check_json(value: object, what: str) -> str:
-    """``value`` if it is a string of valid JSON."""
+    """``value`` if it is a string of valid JSON (RFC 8259: no ``NaN`` or ``Infinity``)."""
     if not isinstance(value, str):
         raise InvalidTypeError(f"{what} must be a JSON string, not {type(value).__name__}")
     try:
-        json.loads(value)
+        orjson.loads(value)  # the store checks every record and action it keeps
     except ValueError as error:
         raise InvalidValueError(f"{what} is not valid JSON: {error}") from None
     return value

@@ -78,12 +78,12 @@ class Database:
         return DriverStatement(compiled.string, keys, compiled.positional, processors)
 
     @contextmanager
-    def _driver_transaction(self) -> Iterator[Any]:
-        """A driver (DBAPI) cursor inside a writing transaction, committed on success and
-        rolled back on error: for the one statement pair the server runs for every game
-        action, where SQLAlchemy's own execution costs several times the database's work.
-        The driver's errors are raised as SQLAlchemy's (``IntegrityError``, ``OperationalError``…),
-        as from :meth:`_transaction`."""
+    def _driver_transaction(self, write: bool = True) -> Iterator[Any]:
+        """A driver (DBAPI) cursor inside a transaction (a writing one unless ``write`` is
+        False), committed on success and rolled back on error: for the statements the server
+        runs for every game action or game, where SQLAlchemy's own execution costs several
+        times the database's work. The driver's errors are raised as SQLAlchemy's
+        (``IntegrityError``, ``OperationalError``…), as from :meth:`_transaction`."""
         driver_error: type[Exception] = self._engine.dialect.loaded_dbapi.Error
         with self._lock:
             raw = self._engine.raw_connection()
@@ -91,7 +91,8 @@ class Database:
                 cursor = raw.cursor()
                 try:
                     if self.dialect == "sqlite":
-                        cursor.execute("BEGIN IMMEDIATE")  # the driver leaves transactions to us (see below)
+                        # the driver leaves transactions to us (see below)
+                        cursor.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                     yield cursor
                     raw.commit()
                 except BaseException as error:

@@ -33,6 +33,7 @@ _GAME_STATUS_FOR_UPDATE: Final = (
     select(games_table.c.status).where(games_table.c.game_id == bindparam("game_id")).with_for_update()
 )
 _INSERT_ACTION: Final = game_actions_table.insert()
+_GAME_STATUS: Final = select(games_table.c.status).where(games_table.c.game_id == bindparam("game_id"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,21 +83,34 @@ class Journal(Database):
         if record_json is not None:
             record_json = check_json(record_json, "record_json")
         status = check_choice(status, "game status", GAME_STATUSES)
-        now = utc_now()
-        values = {"room": room, "config_json": config_json, "record_json": record_json, "status": status}
+        values: dict[str, Any] = {
+            "game_id": game_id, "room": room, "config_json": config_json, "record_json": record_json,
+            "status": status, "now": utc_now(), "running": "running",
+        }
+        upsert, status_of = self._save_statements
+        with self._driver_transaction() as cursor:
+            cursor.execute(upsert.sql, upsert.parameters(values))
+            if not cursor.fetchall():  # the row exists and is not running
+                cursor.execute(status_of.sql, status_of.parameters(values))
+                raise GameStateError(f"game {game_id} is {cursor.fetchone()[0]}; it can no longer be saved")
+
+    @functools.cached_property
+    def _save_statements(self) -> tuple[DriverStatement, DriverStatement]:
+        """The upsert of :meth:`save_game` (the server saves every game it starts) and the
+        status query, compiled once."""
         insert = (postgresql.insert if self.dialect == "postgresql" else sqlite.insert)(games_table)
+        now = bindparam("now", type_=games_table.c.updated_at.type)
+        values: dict[str, Any] = {key: bindparam(key) for key in ("room", "config_json", "record_json", "status")}
         upsert = (
-            insert.values(game_id=game_id, created_at=now, updated_at=now, **values)
+            insert.values(game_id=bindparam("game_id"), created_at=now, updated_at=now, **values)
             .on_conflict_do_update(
                 index_elements=[games_table.c.game_id],
                 set_={**values, "updated_at": now},
-                where=games_table.c.status == "running",
+                where=games_table.c.status == bindparam("running"),
             )
             .returning(games_table.c.game_id)
         )
-        with self._transaction(write=True) as conn:
-            if conn.execute(upsert).first() is None:  # the row exists and is not running
-                raise GameStateError(f"game {game_id} is {_status(conn, game_id)}; it can no longer be saved")
+        return self.driver_statement(upsert), self.driver_statement(_GAME_STATUS)
 
     @functools.cached_property
     def _append_statements(self) -> tuple[DriverStatement, DriverStatement]:
@@ -176,18 +190,41 @@ class Journal(Database):
         return self._end_game(game_id, "void", {"void_reason": check_text(reason, "reason", _VOID_REASON_MAX_LENGTH)})
 
     def _end_game(self, game_id: str, status: str, values: dict[str, str]) -> bool:
-        update = (
-            games_table.update()
-            .where(games_table.c.game_id == game_id, games_table.c.status == "running")
-            .values(status=status, updated_at=utc_now(), **values)
-        )
-        with self._transaction(write=True) as conn:
-            if conn.execute(update).rowcount == 1:
+        update, status_of = self._end_statements(tuple(values))
+        parameters = {"game_id": game_id, "running": "running", "status": status, "now": utc_now(), **values}
+        with self._driver_transaction() as cursor:
+            cursor.execute(update.sql, update.parameters(parameters))
+            if cursor.rowcount == 1:
                 return True
-            current = _status(conn, game_id)
-        if current == status:
+            cursor.execute(status_of.sql, status_of.parameters(parameters))
+            found = cursor.fetchone()
+        if found is None:
+            raise UnknownGameError(f"no game {game_id!r}")
+        if found[0] == status:
             return False
-        raise GameStateError(f"game {game_id} is {current}; it cannot become {status}")
+        raise GameStateError(f"game {game_id} is {found[0]}; it cannot become {status}")
+
+    def _end_statements(self, keys: tuple[str, ...]) -> tuple[DriverStatement, DriverStatement]:
+        """The update of :meth:`_end_game` setting the columns ``keys`` besides the status,
+        and the status query, compiled once each (the server ends every game it starts)."""
+        statements = self._end_statement_cache.get(keys)
+        if statements is None:
+            update = (
+                games_table.update()
+                .where(games_table.c.game_id == bindparam("game_id"), games_table.c.status == bindparam("running"))
+                .values(
+                    status=bindparam("status"),
+                    updated_at=bindparam("now", type_=games_table.c.updated_at.type),
+                    **{key: bindparam(key) for key in keys},
+                )
+            )
+            statements = (self.driver_statement(update), self.driver_statement(_GAME_STATUS))
+            self._end_statement_cache[keys] = statements
+        return statements
+
+    @functools.cached_property
+    def _end_statement_cache(self) -> dict[tuple[str, ...], tuple[DriverStatement, DriverStatement]]:
+        return {}
 
     def get_game(self, game_id: str) -> StoredGame | None:
         """The game with this id and its actions in order, or ``None``."""

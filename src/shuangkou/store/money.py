@@ -6,18 +6,19 @@ range, and sums over many balances are computed exactly beyond it.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final, Literal, get_args
 
-from sqlalchemy import BigInteger, Connection, Row, func, literal_column, select
+from sqlalchemy import BigInteger, Connection, Row, bindparam, func, literal_column, select
 from sqlalchemy.exc import IntegrityError
 
 from ..config import Edition
 from .checks import check_choice, check_int, check_page, check_text
-from .database import Database
+from .database import Database, DriverStatement
 from .errors import (
     BalanceFloorError,
     BalanceRangeError,
@@ -50,6 +51,9 @@ NAME_MAX_LENGTH: Final = 24
 _INT64_MIN: Final = -(2**63)
 _INT64_MAX: Final = 2**63 - 1
 _SPLIT: Final = 2**32  # sums of 64-bit columns add quotients and remainders by this (_split_sum)
+_BALANCE: Final = select(balances_table.c.balance).where(
+    balances_table.c.account_id == bindparam("account_id"), balances_table.c.edition == bindparam("edition")
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,15 +207,19 @@ class Money(Database):
                 conn, select(accounts_table).order_by(accounts_table.c.id).limit(limit).offset(offset)
             )
 
+    @functools.cached_property
+    def _balance_statement(self) -> DriverStatement:
+        """The query of :meth:`balance`, compiled once (the server reads balances at every game's start and end)."""
+        return self.driver_statement(_BALANCE)
+
     def balance(self, account_id: int, edition: str) -> int:
         """The balance of one account in one edition (:class:`UnknownAccountError` if none)."""
-        with self._transaction() as conn:
-            value = conn.execute(
-                select(balances_table.c.balance).where(
-                    balances_table.c.account_id == account_id,
-                    balances_table.c.edition == check_edition(edition),
-                )
-            ).scalar_one_or_none()
+        statement = self._balance_statement
+        values = {"account_id": check_int(account_id, "account id"), "edition": check_edition(edition)}
+        with self._driver_transaction(write=False) as cursor:
+            cursor.execute(statement.sql, statement.parameters(values))
+            found = cursor.fetchone()
+        value = None if found is None else found[0]
         if value is None:
             raise UnknownAccountError(f"account {account_id} has no {edition} balance")
         return int(value)
