@@ -10,9 +10,10 @@ are the other hands and, with two seats, the 54 undealt cards (R1.3). To choose 
    *determinization*: one possible world), and plays each candidate in that world to
    the end with a fast policy for every seat (a *rollout*, on :class:`Playout`, a light
    model of the turn order that :class:`~shuangkou.game.Game` keeps);
-3. repeats over fresh worlds, the same worlds for every candidate, until its budget of
-   rollouts or time is spent, and plays the candidate with the best mean settlement of
-   its seat (its team's with four seats): points, not only wins.
+3. repeats over fresh worlds, the same worlds for every candidate still in the race,
+   dropping the worse half after each stage (successive halving), until its budget of
+   rollouts or time is spent, and plays the candidate with the best mean value: the
+   settlement of its seat (its team's with four seats) plus a bonus for a win.
 
 All randomness comes from one seeded :class:`random.Random`: with a budget of rollouts
 (not of time), the same seed and the same view give the same move.
@@ -36,7 +37,8 @@ from .scoring import decided_result as _decided
 __all__ = ["DEFAULT_ROLLOUTS", "POLICIES", "Budget", "ExpertBot", "Playout", "candidates", "unseen_counts"]
 
 DEFAULT_ROLLOUTS = 80
-"""Rollouts per decision by default: about 60 ms of one core (docs/simulation.md)."""
+"""Rollouts per decision by default: a median of about 55 ms of one core with two seats,
+150 ms with four (docs/simulation.md#the-expert)."""
 
 _DECK_COUNTS: Counts = counts_of(DECK)
 
@@ -279,7 +281,7 @@ class ExpertBot:
         seed: int | None = None,
         budget: Budget | None = None,
         policy: str = "greedy",
-        win_weight: float = 3.0,
+        win_weight: float = 10.0,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self.config = config
