@@ -2,11 +2,13 @@
 this process).
 
     .venv/bin/python bench/bench_rules.py [--hands 300] [--games 300] [--seed 1]
+                                          [--expert-games 10] [--expert-rollouts 80]
 
 Prints each figure beside its target and, for the move generator, its speed against the
 exhaustive reference on small hands measured in the same run (machines here are noisy,
 so ratios are the figures to compare between runs). Whole games are played with two
-seats (the points room) and with four (the classic room, RULES-CLASSIC).
+seats (the points room) and with four (the classic room, RULES-CLASSIC). Last, the expert
+bot's time per decision (median and 95th percentile) in games against greedy.
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from shuangkou import DECK, classify, counts_of, hosting_move, legal_moves
-from shuangkou.bots import HostingBot, RandomBot
+from shuangkou.bots import Bot, GreedyBot, HostingBot, RandomBot, Seen, whole_hand
 from shuangkou.cards import Counts
 from shuangkou.combos import Combo
 from shuangkou.config import RoomConfig, load_config
+from shuangkou.expert import DEFAULT_ROLLOUTS, Budget, ExpertBot, candidates
 from shuangkou.game import Game
 from shuangkou.simulate import play_game
 
@@ -73,7 +76,7 @@ def whole_games(config: RoomConfig, games: int, targets: bool) -> None:
     for seed in range(games):
         play_game(config, [HostingBot() for _ in seats], seed)
     games_per_second = games / (time.process_time() - start)
-    target = " (target ≥ 300)" if targets else ""
+    target = " (target ≥ 1,000)" if targets else ""
     print(f"\n{'hosting vs hosting, complete games' + label:<52} {games_per_second:>10,.0f} games/s{target}")
 
     turns = 0
@@ -97,6 +100,38 @@ def whole_games(config: RoomConfig, games: int, targets: bool) -> None:
     print(f"{'apply one action (replaying those games)':<52} {applying / turns * 1e6:>10,.1f} µs")
 
 
+def expert_decisions(config: RoomConfig, games: int, rollouts: int) -> None:
+    """CPU time of the expert's decisions (all of them, the trivial ones included, and
+    the searched ones alone) in games against greedy, seats swapped."""
+    times: list[float] = []
+    searched: list[float] = []
+
+    class Timed:
+        def __init__(self, bot: ExpertBot) -> None:
+            self.bot = bot
+
+        def choose(self, seen: Seen) -> Combo | None:
+            trivial = len(candidates(seen, 2)) < 2 or whole_hand(seen.hand, seen.table, seen.rules) is not None
+            start = time.process_time()
+            move = self.bot.choose(seen)
+            elapsed = (time.process_time() - start) * 1000
+            times.append(elapsed)
+            if not trivial:
+                searched.append(elapsed)
+            return move
+
+    for seed in range(games):
+        bots: list[Bot] = [
+            Timed(ExpertBot(config, seed + seat, Budget(rollouts=rollouts))) if (seat + seed) % 2 == 0 else GreedyBot()
+            for seat in range(config.seats)
+        ]
+        play_game(config, bots, seed)
+    for label, figures in (("every decision", times), ("searched decisions", searched)):
+        print(f"{'expert, ' + label + f' ({config.seats} seats, {rollouts} rollouts)':<52} "
+              f"median {statistics.median(figures):>6,.1f} ms  p95 {statistics.quantiles(figures, n=20)[-1]:>6,.1f} ms"
+              f"  ({len(figures)} moves{', target ≤ 200 ms' if label == 'searched decisions' else ''})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -104,6 +139,8 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=300)
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--expert-games", type=int, default=10, help="games of the expert against greedy timed")
+    parser.add_argument("--expert-rollouts", type=int, default=DEFAULT_ROLLOUTS, help="the expert's rollouts per move")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     hands = dealt_hands(rng, args.hands)
@@ -124,7 +161,7 @@ def main() -> None:
     lead_two = per_call(
         "all lead moves, 27 cards holding two jokers",
         [lambda hand=hand: legal_moves(hand) for hand in two_jokers],
-        2000,
+        500,
     )
     per_call(
         "all beating moves, typical table (≤ 6 cards)",
@@ -145,7 +182,9 @@ def main() -> None:
 
     for room, targets in (("points", True), ("classic", False)):
         whole_games(load_config(room), args.games, targets)
-    print(f"\nlead moves with two jokers: {lead_two / 2000:.2f} of the 2 ms budget")
+    print(f"\nlead moves with two jokers: {lead_two / 500:.2f} of the 0.5 ms target")
+    for room in ("points", "classic"):
+        expert_decisions(load_config(room), args.expert_games, args.expert_rollouts)
 
 
 if __name__ == "__main__":

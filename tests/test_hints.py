@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuangkou.bots import GreedyBot, HintBot, Seen, _whole_hand, bot_action, hint_moves
+from shuangkou.bots import GreedyBot, HintBot, Seen, bot_action, hint_moves, whole_hand
 from shuangkou.combos import classify
 from shuangkou.config import load_config
 from shuangkou.game import Game, Play
@@ -76,7 +76,7 @@ small_hands = st.lists(st.integers(0, 4), min_size=15, max_size=15).filter(lambd
 
 @settings(max_examples=300, deadline=None)
 @given(hand=small_hands, table=st.sampled_from([None, "3", "9 9", "4 4 4", "5 6 7 8 9", "3 3 4 4 5 5", "7 7 7 7"]))
-def test_the_whole_hand_is_found_from_the_listed_moves_as_by_classifying_it(
+def test_thewhole_hand_is_found_from_the_listed_moves_as_by_classifying_it(
     hand: list[int], table: str | None
 ) -> None:
     """R3: with the legal moves at hand the planner's "whole hand as one move" check skips
@@ -85,4 +85,4 @@ def test_the_whole_hand_is_found_from_the_listed_moves_as_by_classifying_it(
     counts = tuple(hand)
     table_combo = classify(table, rules=rules) if table else None
     moves = legal_moves(counts, table_combo, rules)
-    assert _whole_hand(counts, table_combo, rules, moves) == _whole_hand(counts, table_combo, rules)
+    assert whole_hand(counts, table_combo, rules, moves) == whole_hand(counts, table_combo, rules)

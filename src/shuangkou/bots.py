@@ -11,16 +11,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from .cards import Counts
-from .combos import SJ_SLOT, Combo, InvalidCombination, Kind, beats, classify
+from .combos import SJ_SLOT, Combo, Kind, playable_readings
+from .config import RoomConfig, load_config
 from .game import Action, Game, Pass, Play, PlayRecord
 from .moves import hosting_move, legal_moves
 from .rules import Rules
 
+if TYPE_CHECKING:
+    from .expert import Budget
+
 __all__ = [
     "BOTS", "Bot", "GreedyBot", "HintBot", "HostingBot", "RandomBot", "Seen", "bot_action", "hint_moves", "make_bot",
+    "whole_hand",
 ]
 
 
@@ -128,7 +133,7 @@ class GreedyBot:
         (those of them that break no bomb of the hand), in the order of ``moves``, when
         already sorted out."""
         hand, table = seen.hand, seen.table
-        whole = _whole_hand(hand, table, seen.rules, moves)
+        whole = whole_hand(hand, table, seen.rules, moves)
         if whole is not None:
             return whole
         if table is not None and self._partner_stands(seen):
@@ -238,17 +243,15 @@ class HintBot:
         return hints[0] if hints else None
 
 
-def _whole_hand(hand: Counts, table: Combo | None, rules: Rules, moves: list[Combo] | None = None) -> Combo | None:
-    """The whole hand as one move, when it is one (and beats the table). ``moves``, the
-    legal moves when listed, hold it when it is one: without it among them the hand is not
-    classified (a failed classification costs more than listing the moves)."""
+def whole_hand(hand: Counts, table: Combo | None, rules: Rules, moves: list[Combo] | None = None) -> Combo | None:
+    """The whole hand as one move, when it is one (and beats the table): its strongest
+    reading that may be played now (R5.3), as :func:`~shuangkou.combos.classify` reads it.
+    ``moves``, the legal moves when listed, hold it when it is one: without it among them
+    the hand is not classified (a failed classification costs more than listing the moves)."""
     if moves is not None and not any(move.cards == hand for move in moves):
         return None
-    try:
-        combo = classify(hand, table, rules)
-    except InvalidCombination:
-        return None
-    return combo if table is None or beats(combo, table, rules) else None
+    options = playable_readings(hand, table, rules)
+    return options[0] if options else None
 
 
 def _bomb_ranks(hand: Counts) -> set[int]:
@@ -261,24 +264,33 @@ def _breaks(move: Combo, protected: set[int]) -> bool:
 
 def _wins_after(bomb: Combo, hand: Counts, seen: Seen) -> bool:
     rest = tuple(have - used for have, used in zip(hand, bomb.cards, strict=True))
-    return _whole_hand(rest, None, seen.rules) is not None or not any(rest)
+    return whole_hand(rest, None, seen.rules) is not None or not any(rest)
 
 
-BOTS: dict[str, type[HostingBot] | type[GreedyBot] | type[RandomBot] | type[HintBot]] = {
-    "hosting": HostingBot,
-    "greedy": GreedyBot,
-    "random": RandomBot,
-    "hint": HintBot,
+BOTS: dict[str, str] = {
+    "hosting": "the hosting policy of R11.2",
+    "greedy": "the greedy planner",
+    "random": "uniformly random among the legal moves",
+    "hint": "always the first hint",
+    "expert": "determinized Monte Carlo search (shuangkou.expert)",
 }
 
 
-def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by name: ``hosting``, ``greedy``, ``random`` or ``hint``."""
+def make_bot(name: str, seed: int | None = None, config: RoomConfig | None = None, budget: Budget | None = None) -> Bot:
+    """A bot by name (:data:`BOTS`). ``seed`` seeds the random and expert bots; the expert
+    plays for the room ``config`` (the shipped points room when None) within ``budget``."""
     if name not in BOTS:
         raise ValueError(f"unknown bot {name!r}; choose from {', '.join(BOTS)}")
     if name == "random":
         return RandomBot(seed)
-    return BOTS[name]()
+    if name == "expert":
+        from .expert import ExpertBot  # the expert searches with this module's bots
+
+        return ExpertBot(config or load_config("points"), seed, budget)
+    plain: dict[str, type[HostingBot] | type[GreedyBot] | type[HintBot]] = {
+        "hosting": HostingBot, "greedy": GreedyBot, "hint": HintBot,
+    }
+    return plain[name]()
 
 
 def bot_action(game: Game, bot: Bot) -> Action:

@@ -27,6 +27,7 @@ from .bots import BOTS
 from .cards import DECK, HAND_SIZE, Card, CardParseError, format_cards, parse_cards
 from .combos import KIND_NAMES, Combo, InvalidCombination, beats, bomb_key, classify
 from .config import ConfigError, check_config_main, load_config, parse_override
+from .expert import DEFAULT_ROLLOUTS, Budget
 from .moves import hosting_move, legal_moves
 from .referee import ScenarioError, referee
 from .rules import Rules, RulesError
@@ -373,11 +374,15 @@ def add_simulate(subparsers: Subparsers) -> None:
                         help="override configuration keys")
     parser.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
     parser.add_argument("--bots", default="greedy,hosting",
-                        help="two of hosting, greedy, random (with four seats: the bots of the two teams)")
+                        help="two of hosting, greedy, random, hint, expert (four seats: the bots of the teams)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--timeout-rate", type=float, default=0.0, help="chance a turn times out")
     parser.add_argument("--escape-rate", type=float, default=0.0, help="chance a game has an escape")
+    parser.add_argument("--expert-rollouts", type=int, default=DEFAULT_ROLLOUTS, metavar="N",
+                        help=f"the expert bot's rollouts per move (default {DEFAULT_ROLLOUTS})")
+    parser.add_argument("--expert-ms", type=float, metavar="MS",
+                        help="the expert bot's wall time per move at most, in milliseconds (default: no limit)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.set_defaults(run=run_simulate)
 
@@ -390,12 +395,16 @@ def run_simulate(args: argparse.Namespace) -> int:
     if args.games < 1 or args.jobs < 1:
         raise CommandError("--games and --jobs must be at least 1")
     try:
+        budget = Budget(rollouts=args.expert_rollouts, milliseconds=args.expert_ms)
+    except ValueError as error:
+        raise CommandError(str(error)) from None
+    try:
         config = load_config(args.config, _overrides(args.set))
     except ConfigError as error:
         raise CommandError(str(error)) from None
     with tqdm(total=args.games, unit="game", file=sys.stderr, disable=None) as bar:
         report = simulate(config, (names[0], names[1]), args.games, args.seed, args.jobs,
-                          args.timeout_rate, args.escape_rate, bar.update)
+                          args.timeout_rate, args.escape_rate, bar.update, budget)
     if args.json:
         _emit(report.to_dict())
     else:

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 
 from .bots import Bot, bot_action, make_bot
 from .config import RoomConfig
+from .expert import Budget
 from .game import Escape, Game, HostedTurn, Timeout
 from .scoring import scoring_phase
 
@@ -79,11 +80,12 @@ def bot_of_seat(seat: int, seed: int) -> int:
 
 
 def _play_one(
-    config: RoomConfig, names: tuple[str, str], seed: int, timeout_rate: float, escape_rate: float
+    config: RoomConfig, names: tuple[str, str], seed: int, timeout_rate: float, escape_rate: float,
+    budget: Budget | None = None,
 ) -> GameSummary:
     seats = range(config.seats)
     bot_at = [bot_of_seat(seat, seed) for seat in seats]
-    bots = [make_bot(names[bot_at[seat]], seed + seat) for seat in seats]
+    bots = [make_bot(names[bot_at[seat]], seed + seat, config, budget) for seat in seats]
     game = play_game(config, bots, seed, timeout_rate, escape_rate)
     balances = [config.starting_balance] * config.seats
     settlement = game.settle(balances) if config.seats == 2 else game.settle_table(balances)
@@ -229,9 +231,11 @@ def _natural(key: str) -> tuple[int, str]:
     return (int(key), "") if key.isdigit() else (1 << 30, key)
 
 
-def _play_chunk(args: tuple[RoomConfig, tuple[str, str], list[int], float, float]) -> list[GameSummary]:
-    config, names, seeds, timeout_rate, escape_rate = args
-    return [_play_one(config, names, seed, timeout_rate, escape_rate) for seed in seeds]
+def _play_chunk(
+    args: tuple[RoomConfig, tuple[str, str], list[int], float, float, Budget | None],
+) -> list[GameSummary]:
+    config, names, seeds, timeout_rate, escape_rate, budget = args
+    return [_play_one(config, names, seed, timeout_rate, escape_rate, budget) for seed in seeds]
 
 
 def simulate(
@@ -243,15 +247,19 @@ def simulate(
     timeout_rate: float = 0.0,
     escape_rate: float = 0.0,
     progress: Callable[[int], object] | None = None,
+    expert: Budget | None = None,
 ) -> Report:
     """Play ``games`` games with seeds ``seed``, ``seed + 1``, … and collect a report.
-    ``progress`` is called with the number of games finished in each step."""
+    ``progress`` is called with the number of games finished in each step; ``expert`` is
+    the search budget of the expert bot (:class:`~shuangkou.expert.Budget`)."""
     for name in bots:
         make_bot(name)  # fails early on an unknown name
     report = Report(config.name, bots, seats=config.seats)
     seeds = list(range(seed, seed + games))
     chunk = 50
-    chunks = [(config, bots, seeds[i : i + chunk], timeout_rate, escape_rate) for i in range(0, games, chunk)]
+    chunks = [
+        (config, bots, seeds[i : i + chunk], timeout_rate, escape_rate, expert) for i in range(0, games, chunk)
+    ]
     if jobs <= 1:
         results: Iterator[list[GameSummary]] = map(_play_chunk, chunks)
         for summaries in results:

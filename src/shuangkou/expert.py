@@ -1,0 +1,357 @@
+"""The expert player: determinized Monte Carlo search over what one seat has seen.
+
+The expert knows what :class:`~shuangkou.bots.Seen` holds — its own hand, the plays so far,
+every seat's card count — and the room's rules, nothing else. The cards it has not seen
+are the other hands and, with two seats, the 54 undealt cards (R1.3). To choose a move it
+
+1. lists a few candidate moves (:func:`candidates`: the hints' best of each kind, the
+   weakest bomb, and the pass);
+2. deals the unseen cards again at random, consistently with the card counts (a
+   *determinization*: one possible world), and plays each candidate in that world to
+   the end with a fast policy for every seat (a *rollout*, on :class:`Playout`, a light
+   model of the turn order that :class:`~shuangkou.game.Game` keeps);
+3. repeats over fresh worlds, the same worlds for every candidate still in the race,
+   dropping the worse half after each stage (successive halving), until its budget of
+   rollouts or time is spent, and plays the candidate with the best mean value: the
+   settlement of its seat (its team's with four seats) plus a bonus for a win.
+
+All randomness comes from one seeded :class:`random.Random`: with a budget of rollouts
+(not of time), the same seed and the same view give the same move.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from .bots import GreedyBot, Seen, hint_moves, whole_hand
+from .cards import DECK, NUM_SLOTS, Counts, counts_of
+from .combos import Combo, Kind
+from .config import RoomConfig
+from .moves import hosting_move, legal_moves
+from .scoring import BombPlay, partner_of, settle_classic, settle_game
+from .scoring import decided_result as _decided
+
+__all__ = ["DEFAULT_ROLLOUTS", "POLICIES", "Budget", "ExpertBot", "Playout", "candidates", "unseen_counts"]
+
+DEFAULT_ROLLOUTS = 80
+"""Rollouts per decision by default: a median of about 55 ms of one core with two seats,
+150 ms with four (docs/simulation.md#the-expert)."""
+
+_DECK_COUNTS: Counts = counts_of(DECK)
+
+Policy = Callable[[Seen], Combo | None]
+"""A rollout policy: the move a seat makes in a playout (None: pass)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How much the expert may search per decision: ``rollouts`` playouts in all (every
+    candidate gets the same number, at least one), and at most ``milliseconds`` of wall
+    time when given (then the decision depends on the machine's speed); ``candidates``
+    moves are searched at most."""
+
+    rollouts: int = DEFAULT_ROLLOUTS
+    milliseconds: float | None = None
+    candidates: int = 12
+
+    def __post_init__(self) -> None:
+        if self.rollouts < 1:
+            raise ValueError(f"the expert's rollouts per move must be at least 1, not {self.rollouts}")
+        if self.milliseconds is not None and self.milliseconds <= 0:
+            raise ValueError(f"the expert's milliseconds per move must be above 0, not {self.milliseconds}")
+        if self.candidates < 2:
+            raise ValueError(f"the expert searches at least 2 candidate moves, not {self.candidates}")
+
+
+def unseen_counts(seen: Seen) -> Counts:
+    """Per rank, the cards ``seen``'s seat has not seen: the 108-card deck less its own hand
+    and every card played so far."""
+    left = list(_DECK_COUNTS)
+    for slot, count in enumerate(seen.hand):
+        left[slot] -= count
+    for play in seen.plays:
+        for slot, count in enumerate(play.combo.cards):
+            left[slot] -= count
+    return tuple(left)
+
+
+def candidates(seen: Seen, limit: int) -> list[Combo | None]:
+    """At most ``limit`` moves worth searching, the most promising first: the hints' first
+    move (the greedy planner's), then the first hint of each kind of combination, the
+    weakest move that spends a joker or breaks a bomb, the weakest bomb, and further hints
+    in their order; on a follow the pass is one of them."""
+    hints = hint_moves(seen)
+    chosen: list[Combo | None] = []
+    if seen.table is not None:
+        chosen.append(None)
+    picked: set[Combo] = set()
+
+    def add(move: Combo) -> None:
+        if move not in picked and len(chosen) < limit:
+            picked.add(move)
+            chosen.append(move)
+
+    if hints:
+        add(hints[0])
+    kinds: set[Kind] = set()
+    for move in hints:  # the first of each kind: a lead of singles, pairs, straights...
+        if move.kind not in kinds and not move.is_bomb:
+            kinds.add(move.kind)
+            add(move)
+    bombs = [move for move in hints if move.is_bomb]
+    if bombs:
+        add(bombs[0])
+    for move in hints:
+        add(move)
+    return chosen
+
+
+class Playout:
+    """A light model of one game's turn order for rollouts: hands as counts, the table,
+    passes, the finishing order and every seat's bombs — the rules of
+    :class:`~shuangkou.game.Game` (R2, C2) without cards, events, timers or undo. Built
+    from a seat's view and the hands of one determinization."""
+
+    __slots__ = (
+        "bombs", "config", "finish_order", "finished", "hands", "passes", "plays", "rules", "table",
+        "table_seat", "teams", "to_act",
+    )
+
+    def __init__(self, config: RoomConfig, seen: Seen, hands: Sequence[Counts]) -> None:
+        self.config = config
+        self.rules = config.rules
+        self.hands = list(hands)
+        self.teams = seen.teams
+        self.table = seen.table
+        self.table_seat = -1 if seen.table_seat is None else seen.table_seat
+        self.to_act = seen.seat
+        self.finish_order = list(seen.finish_order)
+        self.finished = False
+        self.plays = len(seen.plays)
+        self.bombs: list[list[BombPlay]] = [[] for _ in hands]
+        for play in seen.plays:
+            if play.combo.is_bomb:
+                self.bombs[play.seat].append(BombPlay(play.index, play.combo))
+        self.passes = 0
+        if self.table is not None:  # every seat holding cards between the table's and this one passed
+            seat = self._next_holding(self.table_seat)
+            while seat != self.to_act:
+                self.passes += 1
+                seat = self._next_holding(seat)
+
+    @property
+    def seats(self) -> int:
+        """The number of seats."""
+        return len(self.hands)
+
+    def seen(self) -> Seen:
+        """What the seat to act sees (the plays so far left out: rollout policies don't read them)."""
+        table_seat = None if self.table is None else self.table_seat
+        return Seen(
+            self.to_act, self.hands[self.to_act], self.table, table_seat, tuple(map(sum, self.hands)),
+            self.teams, tuple(self.finish_order), (), self.rules,
+        )
+
+    def move(self, move: Combo | None) -> None:
+        """The seat to act plays ``move`` (None: passes); the move must be legal."""
+        if move is None:
+            self._pass()
+        else:
+            self._play(move)
+
+    def _play(self, combo: Combo) -> None:
+        seat = self.to_act
+        hand = tuple(have - used for have, used in zip(self.hands[seat], combo.cards, strict=True))
+        self.hands[seat] = hand
+        self.plays += 1
+        if combo.phase:  # only bombs have a phase (R4)
+            self.bombs[seat].append(BombPlay(self.plays, combo))
+        self.table, self.table_seat, self.passes = combo, seat, 0
+        if not any(hand):  # out (R2.5, C2.2)
+            self.finish_order.append(seat)
+            if self.seats == 2:
+                self.finished = True
+                return
+            if _decided(self.finish_order) is not None:  # C3.2
+                if len(self.finish_order) == 3:
+                    self.finish_order.append(next(s for s in range(4) if s not in self.finish_order))
+                self.finished = True
+                return
+        self.to_act = self._next_holding(seat)
+
+    def _pass(self) -> None:
+        self.passes += 1
+        table_seat = self.table_seat
+        others = sum(1 for other in range(self.seats) if other != table_seat and any(self.hands[other]))
+        if self.passes < others:  # C2.1: the round goes on
+            self.to_act = self._next_holding(self.to_act)
+            return
+        self.table, self.passes = None, 0  # R2.4, C2.1: the round is over
+        if any(self.hands[table_seat]):
+            self.to_act = table_seat
+        elif self.config.jiefeng and any(self.hands[partner_of(table_seat)]):
+            self.to_act = partner_of(table_seat)  # 接风 (C2.3)
+        else:
+            self.to_act = self._next_holding(table_seat)
+
+    def _next_holding(self, seat: int) -> int:
+        for step in range(1, self.seats):
+            candidate = (seat + step) % self.seats
+            if any(self.hands[candidate]):
+                return candidate
+        return seat
+
+    def play_out(self, policy: Policy, limit: int = 1000) -> None:
+        """Play to the end with ``policy`` for every seat."""
+        for _ in range(limit):
+            if self.finished:
+                return
+            self.move(policy(self.seen()))
+        raise RuntimeError("a playout did not end")  # a policy that passes on a lead
+
+
+class _Scorer:
+    """A finished playout's value for one seat: its settlement (its team's sum with four
+    seats), every seat starting from the room's starting balance, plus ``win_weight``
+    match points X for a win and minus as many for a loss; kept per distinct outcome."""
+
+    def __init__(self, config: RoomConfig, seat: int, win_weight: float) -> None:
+        self.config = config
+        self.balances = (config.starting_balance,) * config.seats
+        self.win_points = win_weight * config.match_points_for(*self.balances)
+        self.teams = tuple(seat % 2 if config.seats == 4 else seat for seat in range(config.seats))
+        self.team = self.teams[seat]
+        team = config.seats == 4
+        self.seats = (seat, partner_of(seat)) if team else (seat,)
+        self.known: dict[tuple[object, ...], float] = {}
+
+    def points(self, playout: Playout) -> float:
+        bombs = playout.bombs
+        shape = tuple(
+            tuple(sorted((bomb.combo.kind, bomb.combo.top, bomb.combo.phase) for bomb in own)) for own in bombs
+        )
+        if playout.seats == 2:
+            winner = playout.finish_order[-1]
+            outcome: tuple[object, ...] = (winner, sum(playout.hands[1 - winner]), shape)
+        else:
+            outcome = (tuple(playout.finish_order), shape)
+        known = self.known.get(outcome)
+        if known is None:
+            deltas: tuple[int, ...]
+            if playout.seats == 2:
+                deltas = settle_game(
+                    self.config, winner=winner, loser_cards_left=sum(playout.hands[1 - winner]),
+                    bombs=bombs, balances=self.balances,
+                ).deltas
+            else:
+                deltas = settle_classic(self.config, playout.finish_order, bombs, self.balances).deltas
+            won = self.win_points if self.teams[playout.finish_order[0]] == self.team else -self.win_points
+            known = self.known[outcome] = sum(deltas[seat] for seat in self.seats) + won
+        return known
+
+
+def greedy_policy(seen: Seen) -> Combo | None:
+    """The greedy planner (:class:`~shuangkou.bots.GreedyBot`) as a rollout policy."""
+    return _GREEDY.choose(seen)
+
+
+def hosting_policy(seen: Seen) -> Combo | None:
+    """The hosting choice (R11.2) as a rollout policy."""
+    return hosting_move(seen.hand, seen.table, seen.rules)
+
+
+_GREEDY = GreedyBot()
+
+POLICIES: dict[str, Policy] = {"greedy": greedy_policy, "hosting": hosting_policy}
+
+
+class ExpertBot:
+    """Chooses by determinized Monte Carlo search (module docstring) within ``budget``;
+    ``seed`` seeds its one random source, ``policy`` is the rollout policy by name
+    (:data:`POLICIES`), ``win_weight`` the match points a win is worth beyond its
+    settlement (the settlement alone swings with bombs; the bonus steadies the search
+    towards winning), ``clock`` reads the time for ``budget.milliseconds``."""
+
+    def __init__(
+        self,
+        config: RoomConfig,
+        seed: int | None = None,
+        budget: Budget | None = None,
+        policy: str = "greedy",
+        win_weight: float = 10.0,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.config = config
+        self.rng = random.Random(seed)
+        self.budget = budget or Budget()
+        self.policy = POLICIES[policy]
+        self.win_weight = win_weight
+        self.clock = clock
+
+    def choose(self, seen: Seen) -> Combo | None:
+        """The move to make for ``seen``'s seat (None: pass)."""
+        if seen.table is None:
+            moves = legal_moves(seen.hand, None, seen.rules)
+            if len(moves) == 1:
+                return moves[0]
+        elif not legal_moves(seen.hand, seen.table, seen.rules):
+            return None
+        out = whole_hand(seen.hand, seen.table, seen.rules)
+        if out is not None:
+            return out
+        options = candidates(seen, self.budget.candidates)
+        return options[self._search(seen, options)]
+
+    def _search(self, seen: Seen, options: list[Combo | None]) -> int:
+        """The index of the option with the best mean settlement, by successive halving:
+        every option still in the race is played out in the same fresh worlds; after each
+        stage the worse half drops out, until one stays or the budget is spent."""
+        budget = self.budget
+        deadline = None if budget.milliseconds is None else self.clock() + budget.milliseconds / 1000
+        scorer = _Scorer(self.config, seen.seat, self.win_weight)
+        totals = [0.0] * len(options)
+        racing = list(range(len(options)))
+        stages = max(1, (len(options) - 1).bit_length())
+        unseen = _cards_of(unseen_counts(seen))
+        for _ in range(stages):
+            worlds = max(1, budget.rollouts // (stages * len(racing)))
+            for _ in range(worlds):
+                hands = self._deal(seen, unseen)
+                for index in racing:
+                    playout = Playout(self.config, seen, hands)
+                    playout.move(options[index])
+                    playout.play_out(self.policy)
+                    totals[index] += scorer.points(playout)
+                if deadline is not None and self.clock() >= deadline:
+                    return max(racing, key=totals.__getitem__)
+            racing.sort(key=lambda index: (-totals[index], index))
+            del racing[max(1, len(racing) // 2) :]
+            racing.sort()
+            if len(racing) == 1:
+                break
+        return max(racing, key=totals.__getitem__)  # ties: the earlier option
+
+    def _deal(self, seen: Seen, unseen: list[int]) -> list[Counts]:
+        """One determinization: the unseen cards dealt at random to the other seats by their
+        card counts (the rest stay undealt)."""
+        self.rng.shuffle(unseen)
+        hands: list[Counts] = []
+        start = 0
+        for seat, count in enumerate(seen.cards_left):
+            if seat == seen.seat:
+                hands.append(seen.hand)
+                continue
+            hand = [0] * NUM_SLOTS
+            for slot in unseen[start : start + count]:
+                hand[slot] += 1
+            start += count
+            hands.append(tuple(hand))
+        return hands
+
+
+def _cards_of(counts: Counts) -> list[int]:
+    """One entry per card: its rank slot."""
+    return [slot for slot, count in enumerate(counts) for _ in range(count)]
