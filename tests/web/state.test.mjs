@@ -58,10 +58,12 @@ test("left: back to the lobby without the table", () => {
   assert.equal(state.joining, false);
 });
 
-test("closed drops the table except on a shutdown", () => {
+test("closed drops the table except on a shutdown or a move to another node", () => {
   const state = seated();
   assert.equal(S.receiveClosed(state, "not_ready").table, null);
   assert.equal(S.receiveClosed(state, "shutdown").table.id, "T1");
+  assert.equal(S.receiveClosed(state, "moved").table.id, "T1");
+  assert.equal(S.receiveClosed(state, "moving").table.id, "T1");
 });
 
 // ---------------------------------------------------------------------------

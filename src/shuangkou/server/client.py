@@ -7,7 +7,10 @@
     state = await client.until(lambda table: table["phase"] == "playing")
 
 It keeps the latest table view (``client.table``) from every ``state`` message, and the
-other messages in ``client.inbox`` for inspection.
+other messages in ``client.inbox`` for inspection. Against a cluster, :meth:`Client.connect`
+follows ``redirect`` to the node that runs the player's table (``client.base_url`` then
+names it), and waits while that table is being taken over (``closed`` ``moving``, or a
+redirect to a node that has just died: it asks the first node again).
 """
 
 from __future__ import annotations
@@ -25,6 +28,9 @@ from websockets.asyncio.client import ClientConnection
 from ..errors import Refusal, is_error_code
 
 __all__ = ["Client", "ClientError"]
+
+
+_MAX_REDIRECTS = 3
 
 
 class ClientError(Refusal, RuntimeError):
@@ -60,14 +66,39 @@ class Client:
         data = await asyncio.to_thread(_post_json, f"{base_url.rstrip('/')}/api/guest", {"name": name})
         return cls(base_url, data["token"], data["account"])
 
-    async def connect(self) -> dict[str, Any]:
-        """Open the WebSocket and return the welcome message (or raise the refusal)."""
-        url = self.base_url.replace("http", "ws", 1) + f"/ws?token={self.token}"
-        self.socket = await websockets.connect(url, max_size=2**22)
-        first = await self.receive()
-        if first["type"] == "error":
-            raise ClientError.of(first)
-        return first
+    async def connect(self, timeout: float = 20.0) -> dict[str, Any]:
+        """Open the WebSocket and return the welcome message (or raise the refusal),
+        following redirects and waiting (up to ``timeout`` seconds) while the player's table
+        moves to another node."""
+        deadline = time.monotonic() + timeout
+        redirects = 0
+        origin = self.base_url
+        while True:
+            url = self.base_url.replace("http", "ws", 1) + f"/ws?token={self.token}"
+            try:
+                self.socket = await websockets.connect(url, max_size=2**22)
+            except OSError:
+                if self.base_url == origin or time.monotonic() > deadline:
+                    raise
+                # Sent to a node that has just died (its liveness not yet expired): ask again.
+                self.base_url, redirects = origin, 0
+                await asyncio.sleep(0.25)
+                continue
+            first = await self.receive()
+            if first["type"] == "error":
+                raise ClientError.of(first)
+            moving = first["type"] == "closed" and first["reason"] == "moving"
+            if first["type"] != "redirect" and not moving:
+                return first
+            await self.socket.close()
+            if moving:
+                if time.monotonic() > deadline:
+                    raise ClientError("closed", "moving: the table was not taken over in time")
+                await asyncio.sleep(0.25)
+            elif (redirects := redirects + 1) > _MAX_REDIRECTS:
+                raise ClientError("closed", f"more than {_MAX_REDIRECTS} redirects in a row (at {first['url']})")
+            else:
+                self.base_url = str(first["url"]).rstrip("/")
 
     async def close(self) -> None:
         """Close the WebSocket."""

@@ -168,8 +168,12 @@ async def rooms(request: Request) -> Response:
 
 async def healthz(request: Request) -> Response:
     """Liveness: the number of tables and whether the server still seats players."""
-    lobby = app_state(request).lobby
-    return JSONResponse({"status": "ok", "tables": len(lobby.tables), "accepting": lobby.accepting})
+    server = app_state(request)
+    lobby = server.lobby
+    health: dict[str, Any] = {"status": "ok", "tables": len(lobby.tables), "accepting": lobby.accepting}
+    if server.cluster is not None:
+        health["node"] = server.cluster.node_id
+    return JSONResponse(health)
 
 
 async def metrics(request: Request) -> Response:

@@ -28,6 +28,8 @@ class Metrics:
     gc_pause: Histogram
     database: Histogram
     action_batch: Histogram
+    tables_lost: Counter
+    tables_taken_over: Counter
 
     @classmethod
     def create(cls) -> Metrics:
@@ -79,6 +81,16 @@ class Metrics:
                 "shuangkou_action_batch_size",
                 "Game actions written by one transaction (group commit)",
                 buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256),
+                registry=registry,
+            ),
+            tables_lost=Counter(
+                "shuangkou_tables_lost",
+                "Tables this node stopped because another node claimed them (a write refused by its fence)",
+                registry=registry,
+            ),
+            tables_taken_over=Counter(
+                "shuangkou_tables_taken_over",
+                "Unfinished tables of another node (or of this node id before a restart) claimed and restored",
                 registry=registry,
             ),
         )

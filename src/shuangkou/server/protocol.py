@@ -223,6 +223,15 @@ class LeftMessage(TypedDict):
     hosted: bool
 
 
+class RedirectMessage(TypedDict):
+    """A cluster's node: the player's table runs on another node, at ``url`` (its base
+    URL); the client connects there with the same token. Sent instead of ``welcome``, and
+    the socket closes."""
+
+    type: Literal["redirect"]
+    url: str
+
+
 class ClosedMessage(TypedDict):
     """The connection is closed by the server; ``reason`` says why (e.g. ``replaced``)."""
 
@@ -238,7 +247,8 @@ def error(code: ErrorCode, message: str) -> ErrorMessage:
 def schemas() -> dict[str, Any]:
     """JSON Schema of every client and server message."""
     server = [
-        WelcomeMessage, StateMessage, HintReply, NoticeMessage, ErrorMessage, PongMessage, LeftMessage, ClosedMessage
+        WelcomeMessage, StateMessage, HintReply, NoticeMessage, ErrorMessage, PongMessage, LeftMessage, ClosedMessage,
+        RedirectMessage,
     ]
     return {
         "client": _CLIENT.json_schema(by_alias=True),

@@ -26,7 +26,7 @@ from ..bots import Bot, GreedyBot, bot_action
 from ..errors import ErrorCode
 from ..game import Action, Escape, Event, Game, GameError, HostedTurn, Hosting, Pass, Play, Timeout, action_to_dict
 from ..scoring import SettlementView, TableSettlementView
-from ..store import Account, Store
+from ..store import Account, Fence, FencedError, Store
 from . import protocol as p
 from .clock import Countdown, Turn, TurnClock
 from .connection import Connection
@@ -80,6 +80,7 @@ class Services:
     on_seated: Callable[[int, Table], None] = lambda account, table: None
     on_unseated: Callable[[int, Table], None] = lambda account, table: None
     on_empty: Callable[[Table], None] = lambda table: None
+    on_lost: Callable[[Table], None] = lambda table: None  # another node claimed the table
     fill_with_bots: Callable[[Table], Coroutine[Any, Any, None]] = _no_bots
     seed: int | None = None  # tests and demos only: the n-th game (from 0) is dealt with seed + n
     deals: int = 0
@@ -113,6 +114,8 @@ class Table:
     room: Room
     services: Services
     private: bool = False  # an invite table: seated only by its id, never by quick match
+    fence: Fence | None = None  # this node's claim on the table (a cluster's node; None: a single server)
+    lost: bool = False  # another node claimed the table: its writes were refused, it stops
     seats: list[Seat | None] = field(default_factory=list)  # one per seat of the room
     spectators: set[Connection] = field(default_factory=set)
     current: TableGame | None = None
@@ -207,6 +210,13 @@ class Table:
                 started = time.perf_counter()
                 try:
                     await self._handle(item)
+                except FencedError as problem:  # another node runs the table now
+                    log.warning("table lost", extra={"table": self.id, "room": self.room.name, "reason": str(problem)})
+                    METRICS.tables_lost.inc()
+                    self.lost = True
+                    if isinstance(item, Request):
+                        fail(item, TableFull("the table moved to another server"))
+                    break
                 except TableFull as problem:
                     if isinstance(item, Request):
                         fail(item, problem)
@@ -230,9 +240,11 @@ class Table:
                     seat.ready_clock.stop()
             self.inbox.close(TableFull("the table is closed"))  # nobody waits for an answer that never comes
             for connection in self._connections():
-                connection.close("shutdown" if self.stopping else "table_closed")
+                connection.close("moved" if self.lost else "shutdown" if self.stopping else "table_closed")
             METRICS.tables.dec()
-            if not self.stopping:
+            if self.lost:
+                self.services.on_lost(self)
+            elif not self.stopping:
                 self.services.on_empty(self)
 
     async def _handle(self, item: Asked | Told) -> None:
@@ -481,8 +493,10 @@ class Table:
         game_id = uuid.uuid4().hex
         self.current = TableGame(game, game_id)
         record = json.dumps(self._record(game).to_dict())
-        store, room = self.services.store, self.room.name
-        await self.services.run_db(lambda: store.save_game(game_id, room, config.to_json(), record, "running"))
+        store, room, fence = self.services.store, self.room.name, self.fence
+        await self.services.run_db(
+            lambda: store.save_game(game_id, room, config.to_json(), record, "running", self.id, fence)
+        )
         METRICS.games.inc()
         self._log("game started")
         self._changed(list(game.events))
@@ -504,7 +518,10 @@ class Table:
             return False
         data = json.dumps(action_to_dict(action))
         try:
-            await self.services.journal.append(current.game_id, game.seq, data)
+            await self.services.journal.append(current.game_id, game.seq, data, self.fence)
+        except FencedError:
+            game.undo()
+            raise
         except Exception:
             # Not persisted, so not acknowledged: back to the state before the action.
             log.exception("action not saved", extra={"table": self.id, "game": current.game_id, "seq": game.seq})
@@ -553,6 +570,7 @@ class Table:
         deltas = {accounts[i]: settlement.deltas[i] for i in seats}
         record = json.dumps(self._record(game).to_dict())
         summary = json.dumps(settlement.to_dict())
+        fence = self.fence
 
         def write() -> None:
             store.apply_settlement(
@@ -563,8 +581,9 @@ class Table:
                 config.allow_negative,
                 f"game {game_id}",
                 seats={accounts[i]: i for i in seats},
+                fence=fence,
             )
-            store.finish_game(game_id, record, summary)
+            store.finish_game(game_id, record, summary, fence)
 
         await self.services.run_db(write)
         METRICS.settlements.inc()

@@ -115,6 +115,13 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     if not state.lobby.accepting:
         await _refuse_and_close(websocket, "shutting_down", "the server is shutting down", 1012)
         return
+    route = await state.route(account)
+    if route is not None:  # a cluster: the player's table runs on another node
+        where, url = route
+        moved = {"type": "redirect", "url": url} if where == "redirect" else {"type": "closed", "reason": where}
+        await websocket.send_text(json.dumps(moved))
+        await websocket.close(code=1000)
+        return
     connection = Connection(websocket, account)
     connection.writer = asyncio.get_running_loop().create_task(connection.write())
     state.connections.add(connection)

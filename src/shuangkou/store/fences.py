@@ -136,6 +136,23 @@ class Fences(Database):
         with self._transaction(write=True) as conn:
             return bool(conn.execute(delete).rowcount)
 
+    def fence_tokens(self, table_ids: Iterable[str]) -> dict[str, int]:
+        """The current fencing token of each of ``table_ids`` that is claimed."""
+        query = select(table_fences_table.c.table_id, table_fences_table.c.token).where(
+            table_fences_table.c.table_id.in_(list(table_ids))
+        )
+        with self._transaction() as conn:
+            return {str(row.table_id): int(row.token) for row in conn.execute(query)}
+
+    def running_game_at(self, table_id: str) -> str | None:
+        """The running game at ``table_id``, if any."""
+        query = select(games_table.c.game_id).where(
+            games_table.c.table_id == table_id, games_table.c.status == "running"
+        )
+        with self._transaction() as conn:
+            found = conn.execute(query).first()
+        return None if found is None else str(found.game_id)
+
     def running_game_owners(self, nodes: Iterable[str] | None = None) -> list[RunningGame]:
         """Every running game with its table and that table's node (oldest first); only the
         games at tables of ``nodes`` when given."""

@@ -59,6 +59,7 @@ class StoredGame:
     created_at: datetime
     updated_at: datetime
     actions: tuple[GameAction, ...] = field(default=())
+    table_id: str | None = None  # the table it is played at (None: stored before tables were named)
 
 
 class Journal(Fences):
@@ -287,6 +288,7 @@ def _games(conn: Connection, query: Any, with_actions: bool) -> list[StoredGame]
             created_at=utc(row.created_at),
             updated_at=utc(row.updated_at),
             actions=tuple(actions[row.game_id]),
+            table_id=row.table_id,
         )
         for row in rows
     ]

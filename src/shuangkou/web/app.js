@@ -78,9 +78,14 @@ async function enterLobby() {
 // ---------------------------------------------------------------------------
 // Connection
 
+// A cluster's node may send us to the node that runs our table (`redirect`); the page's own
+// server answers everything else. A link to that node that drops asks the page's server again.
+let redirectedTo = null;
+
 function wsUrl() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  return `${scheme}://${location.host}/ws?token=${encodeURIComponent(state.token)}`;
+  const base = redirectedTo ? new URL(redirectedTo) : location;
+  const scheme = base.protocol === "https:" ? "wss" : "ws";
+  return `${scheme}://${base.host}/ws?token=${encodeURIComponent(state.token)}`;
 }
 
 function connect() {
@@ -95,6 +100,7 @@ function send(message) {
 }
 
 function onLinkStatus(status, delay) {
+  if (status === "waiting") redirectedTo = null;
   state = S.linkStatus(state, status, Date.now(), delay);
   renderConnection(state, Date.now());
 }
@@ -131,6 +137,10 @@ function receive(message) {
       break;
     case "closed":
       onClosed(message.reason);
+      break;
+    case "redirect":
+      link.restart(); // drops this socket ("waiting" forgets any earlier node), reconnects on the next tick
+      redirectedTo = message.url;
       break;
     default:
       break;

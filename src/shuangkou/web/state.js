@@ -451,9 +451,15 @@ export function receiveLeft(state, message = {}) {
   return { ...showLobby(state), leaveCharge: null, escapeReport: report };
 }
 
-/** `closed`: the table is gone for every reason but a shutdown. */
+/** Reasons of `closed` after which the table goes on elsewhere or later: the view stays. */
+const TABLE_GOES_ON = new Set(["shutdown", "moved", "moving"]);
+
+/**
+ * `closed`: the table is gone, unless the server is stopping or (a cluster) the table
+ * moves to another node: then it is shown until its state comes again.
+ */
 export function receiveClosed(state, reason) {
-  return reason === "shutdown" ? state : { ...state, table: null };
+  return TABLE_GOES_ON.has(reason) ? state : { ...state, table: null };
 }
 
 /** The session token is no longer good (or the player signs in again). */
