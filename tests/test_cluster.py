@@ -34,6 +34,7 @@ from shuangkou.store import EDITIONS, Store
 T = TypeVar("T")
 REDIS_URL_VARIABLE = "SHUANGKOU_TEST_REDIS_URL"
 ROOM = 'edition = "points"\n[timers]\nturn_seconds = 60\nready_seconds = 60\n'
+CLASSIC = ROOM + '[rules]\nwild_jokers = "none"\nthree_joker_bomb = false\n[table]\nseats = 4\n'
 
 
 def run(coroutine: Coroutine[Any, Any, T]) -> T:
@@ -82,6 +83,7 @@ def make_node(
     rooms = tmp_path / "rooms"
     rooms.mkdir()
     (rooms / "points.toml").write_text(ROOM)
+    (rooms / "classic.toml").write_text(CLASSIC)
     nodes: list[ServerProcess] = []
 
     def make(node_id: str, bot_delay: float = 0.01) -> ServerProcess:
@@ -213,9 +215,45 @@ def test_nodes_share_accounts_and_lobby_and_route_players_to_their_table(
     run(scenario())
 
 
-def _players(server: ServerProcess) -> int:
+def _players(server: ServerProcess, room: str = "points", what: str = "players") -> int:
     rooms = server.get("/api/rooms")["rooms"]
-    return sum(room["players"] for room in rooms if room["name"] == "points")
+    return sum(found[what] for found in rooms if found["name"] == room)
+
+
+def test_quick_match_groups_players_of_three_nodes_at_one_table(
+    make_node: Callable[..., ServerProcess], database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Four players of a four-seat room, connected to three nodes, sit at one table (on the
+    node where the first waits) and play a whole game."""
+    a, b, c = make_node("a").start(), make_node("b").start(), make_node("c").start()
+    nodes = (a, b, c, b)
+
+    async def scenario() -> tuple[dict[str, Any], list[Client]]:
+        players: list[Client] = []
+        for number, (node, name) in enumerate(zip(nodes, ("Ann", "Bob", "Cid", "Dee"), strict=True)):
+            if number:  # every node lists the table where the others wait (its heartbeat)
+                wait_for(lambda n=number: _players(nodes[n], "classic", "free_seats") == 4 - n, 5,
+                         "the waiting table to be listed")
+            player = await Client.guest(node.url, name)
+            await player.connect()
+            await player.join("classic")
+            await player.until(lambda table: True)
+            assert player.base_url == a.url  # sent to the node where the first player waits
+            players.append(player)
+        assert len({player.table["id"] for player in players if player.table}) == 1
+        for player in players:
+            await player.ready()
+        for player in players:
+            await player.until(lambda table: table["phase"] == "playing")
+        final = await finish_by_hosting(tuple(players))
+        await close_all(*players)
+        return final, players
+
+    final, players = run(scenario())
+    accounts = [player.account["id"] for player in players]
+    paid = check_ledger(database_url, final["game_id"], accounts)
+    assert sorted(paid) == sorted(accounts)
+    replay_matches(database_url, final["game_id"], capsys)
 
 
 def test_a_game_on_a_killed_node_finishes_on_another_paid_once(

@@ -58,6 +58,14 @@ test("left: back to the lobby without the table", () => {
   assert.equal(state.joining, false);
 });
 
+test("a redirect of quick match joins the table named once connected; a plain one changes nothing", () => {
+  const lobby = S.initialState();
+  const state = S.receiveRedirect(lobby, { type: "redirect", url: "http://node-b:8000", table: "T9" });
+  assert.equal(state.invite, "T9");
+  assert.equal(state.joining, true);
+  assert.equal(S.receiveRedirect(lobby, { type: "redirect", url: "http://node-b:8000" }), lobby);
+});
+
 test("closed drops the table except on a shutdown or a move to another node", () => {
   const state = seated();
   assert.equal(S.receiveClosed(state, "not_ready").table, null);

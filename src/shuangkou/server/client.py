@@ -84,7 +84,7 @@ class Client:
                 self.base_url, redirects = origin, 0
                 await asyncio.sleep(0.25)
                 continue
-            first = await self.receive()
+            first = await self._receive(timeout=10.0)
             if first["type"] == "error":
                 raise ClientError.of(first)
             moving = first["type"] == "closed" and first["reason"] == "moving"
@@ -111,7 +111,20 @@ class Client:
         await self.socket.send(json.dumps(message))
 
     async def receive(self, timeout: float = 10.0) -> dict[str, Any]:
-        """The next message; ``state`` messages also update :attr:`table`, ``left`` clears it."""
+        """The next message; ``state`` messages also update :attr:`table`, ``left`` clears it.
+        A ``redirect`` (quick match found players waiting on another node of a cluster) is
+        followed: the client connects there and joins the table named."""
+        message = await self._receive(timeout)
+        if message["type"] == "redirect":
+            assert self.socket is not None
+            await self.socket.close()
+            self.base_url = str(message["url"]).rstrip("/")
+            self.inbox.append(await self.connect())
+            if "table" in message:
+                await self.join(table=message["table"])
+        return message
+
+    async def _receive(self, timeout: float) -> dict[str, Any]:
         assert self.socket is not None, "connect() first"
         async with asyncio.timeout(timeout):  # unlike wait_for on Python 3.11, never swallows a cancellation
             text = await self.socket.recv()

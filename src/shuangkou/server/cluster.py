@@ -32,7 +32,7 @@ from typing import Any, Final
 import redis
 import redis.asyncio as aioredis
 
-__all__ = ["Cluster", "ClusterError", "ClusterSettings", "NodeLease", "NodeStatus"]
+__all__ = ["Cluster", "ClusterError", "ClusterSettings", "NodeLease", "NodeStatus", "Redirect"]
 
 log = logging.getLogger("shuangkou.cluster")
 
@@ -60,8 +60,21 @@ return 0
 """
 
 
+WAITING_LISTED: Final = 16
+"""Waiting tables a node lists per room in its status (quick match seats players at them)."""
+
+
 class ClusterError(Exception):
     """The node cannot join its cluster: Redis is unreachable, or its id is live elsewhere."""
+
+
+class Redirect(Exception):
+    """Quick match found the player's table on another node: go to ``url`` and join ``table``."""
+
+    def __init__(self, url: str, table: str) -> None:
+        super().__init__(f"table {table} at {url}")
+        self.url = url
+        self.table = table
 
 
 @dataclass(frozen=True)
@@ -96,6 +109,7 @@ class NodeStatus:
     connections: int
     accepting: bool
     rooms: dict[str, tuple[int, int]]  # room → (players seated, free seats where players wait)
+    waiting: dict[str, list[tuple[str, int]]]  # room → tables where players wait for quick match, free seats
 
     def to_json(self) -> str:
         """The value stored in ``nodes``."""
@@ -103,6 +117,7 @@ class NodeStatus:
             "node": self.node, "url": self.url, "tables": self.tables, "players": self.players,
             "connections": self.connections, "accepting": self.accepting,
             "rooms": {name: list(counts) for name, counts in self.rooms.items()},
+            "waiting": {name: [list(table) for table in tables] for name, tables in self.waiting.items()},
         })
 
     @classmethod
@@ -110,9 +125,13 @@ class NodeStatus:
         """Read :meth:`to_json`."""
         data = json.loads(text)
         rooms = {str(name): (int(counts[0]), int(counts[1])) for name, counts in data.get("rooms", {}).items()}
+        waiting = {
+            str(name): [(str(table), int(free)) for table, free in tables]
+            for name, tables in data.get("waiting", {}).items()
+        }
         return cls(
             str(data["node"]), str(data["url"]), int(data["tables"]), int(data["players"]),
-            int(data["connections"]), bool(data["accepting"]), rooms,
+            int(data["connections"]), bool(data["accepting"]), rooms, waiting,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -280,6 +299,17 @@ class Cluster:
         if status is None or not await self.redis.exists(self.settings.key("node", status.node)):
             return table, None
         return table, status.url
+
+    def waiting_elsewhere(self, room: str) -> tuple[int, str, str] | None:
+        """The table of ``room`` closest to full where players wait on another live node
+        that seats players: (free seats, its URL, the table), as of the last heartbeat."""
+        found = [
+            (free, status.url, table)
+            for node, status in self.nodes.items()
+            if node != self.node_id and status.accepting
+            for table, free in status.waiting.get(room, [])
+        ]
+        return min(found, default=None)
 
     # -- liveness -----------------------------------------------------------------------
 

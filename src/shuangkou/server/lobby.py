@@ -14,7 +14,7 @@ from typing import Any
 from ..bots import GreedyBot
 from ..config import EDITIONS, ConfigError, load_config
 from ..store import Account, Fence, FencedError, Store, StoredGame
-from .cluster import Cluster
+from .cluster import WAITING_LISTED, Cluster, Redirect
 from .connection import Connection
 from .inbox import Rejoin, Restore, Sit
 from .journal import ActionJournal
@@ -129,6 +129,14 @@ class Lobby:
                 free[name] = free.get(name, 0) + waiting
         return [room.summary(players.get(name, 0), free.get(name, 0)) for name, room in self.rooms.items()]
 
+    def waiting_tables(self) -> dict[str, list[tuple[str, int]]]:
+        """Per room, the tables where players wait for quick match (the closest to full first)."""
+        waiting: dict[str, list[tuple[str, int]]] = {}
+        for table in self.tables.values():
+            if table.waiting_for_players():
+                waiting.setdefault(table.room.name, []).append((table.id, table.free_seats))
+        return {room: sorted(tables, key=lambda t: t[1])[:WAITING_LISTED] for room, tables in waiting.items()}
+
     def local_rooms(self) -> dict[str, tuple[int, int]]:
         """Per room: players seated at this server's tables, and free seats where players wait."""
         counts: dict[str, tuple[int, int]] = {}
@@ -190,6 +198,9 @@ class Lobby:
                 key=lambda t: t.free_seats,
                 default=None,
             )
+            elsewhere = self.cluster.waiting_elsewhere(room.name) if self.cluster is not None else None
+            if elsewhere is not None and (waiting is None or elsewhere[0] < waiting.free_seats):
+                raise Redirect(elsewhere[1], elsewhere[2])  # players wait on another node: join them there
             if waiting is not None:
                 try:
                     return await self._sit(waiting, account, connection)

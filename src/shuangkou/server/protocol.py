@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
@@ -225,11 +225,13 @@ class LeftMessage(TypedDict):
 
 class RedirectMessage(TypedDict):
     """A cluster's node: the player's table runs on another node, at ``url`` (its base
-    URL); the client connects there with the same token. Sent instead of ``welcome``, and
-    the socket closes."""
+    URL); the client connects there with the same token. Sent instead of ``welcome`` (the
+    socket closes), or in answer to a quick-match ``join`` when players wait at ``table``
+    on that node: the client connects there and joins ``table``."""
 
     type: Literal["redirect"]
     url: str
+    table: NotRequired[str]
 
 
 class ClosedMessage(TypedDict):

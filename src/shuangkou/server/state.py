@@ -96,7 +96,7 @@ class AppState:
         lobby = self.lobby
         return NodeStatus(
             self.settings.cluster.node_id, self.settings.cluster.public_url, len(lobby.tables), len(lobby.seated),
-            len(self.connections), lobby.accepting, lobby.local_rooms(),
+            len(self.connections), lobby.accepting, lobby.local_rooms(), lobby.waiting_tables(),
         )
 
     async def _running_games(self, nodes: list[str] | None) -> list[tuple[str, str | None, str | None]]:

@@ -18,6 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..errors import ErrorCode
 from ..store import Account
 from . import protocol as p
+from .cluster import Redirect
 from .connection import Connection, RateLimiter
 from .inbox import Disconnect, Received, Reconnect, Unwatch, Watch
 from .lobby import LobbyError
@@ -66,6 +67,8 @@ class ClientSession:
                 await lobby.join(self.account, self.connection, message.room, message.table, message.opponent)
             except LobbyError as problem:
                 await self.refuse(problem.code, problem.message)
+            except Redirect as there:  # quick match: players wait on another node of the cluster
+                self.connection.send({"type": "redirect", "url": there.url, "table": there.table})
         elif isinstance(message, p.BotsMessage):
             try:
                 await lobby.fill_with_bots(self.account)

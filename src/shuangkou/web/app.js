@@ -139,6 +139,7 @@ function receive(message) {
       onClosed(message.reason);
       break;
     case "redirect":
+      state = S.receiveRedirect(state, message);
       link.restart(); // drops this socket ("waiting" forgets any earlier node), reconnects on the next tick
       redirectedTo = message.url;
       break;

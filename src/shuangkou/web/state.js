@@ -451,6 +451,15 @@ export function receiveLeft(state, message = {}) {
   return { ...showLobby(state), leaveCharge: null, escapeReport: report };
 }
 
+/**
+ * `redirect` (a cluster's node): the link reconnects to the node named; with a `table`
+ * (quick match found players waiting there) it joins that table once connected, as an
+ * invitation is joined.
+ */
+export function receiveRedirect(state, message) {
+  return message.table ? { ...state, invite: message.table, joining: true } : state;
+}
+
 /** Reasons of `closed` after which the table goes on elsewhere or later: the view stays. */
 const TABLE_GOES_ON = new Set(["shutdown", "moved", "moving"]);
 
