@@ -441,6 +441,9 @@ def add_serve(subparsers: Subparsers) -> None:
     cluster.add_argument("--public-url", help="the URL players reach this node at (default http://HOST:PORT)")
     cluster.add_argument("--cluster", default="shuangkou",
                          help="the cluster's name: its Redis keys start with NAME: (default shuangkou)")
+    cluster.add_argument("--drain-seconds", type=float, default=30.0,
+                         help="on SIGTERM, how long games in progress may go on before other nodes take them over "
+                         "(default 30)")
     parser.set_defaults(run=run_serve)
 
 
@@ -465,6 +468,7 @@ def run_serve(args: argparse.Namespace) -> int:
         seed=args.seed,
         ws_deflate=args.ws_deflate,
         cluster=_cluster_settings(args),
+        drain_seconds=args.drain_seconds,
     )
     configure_logging()
 

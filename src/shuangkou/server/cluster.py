@@ -32,6 +32,8 @@ from typing import Any, Final
 import redis
 import redis.asyncio as aioredis
 
+from .metrics import METRICS
+
 __all__ = ["Cluster", "ClusterError", "ClusterSettings", "NodeLease", "NodeStatus", "Redirect"]
 
 log = logging.getLogger("shuangkou.cluster")
@@ -218,6 +220,18 @@ class Cluster:
         """This node's id."""
         return self.settings.node_id
 
+    def view(self) -> dict[str, Any]:
+        """The cluster as the operator API shows it: every live node and the totals."""
+        nodes = [status.to_dict() for _, status in sorted(self.nodes.items())]
+        return {
+            "node": self.node_id,
+            "nodes": nodes,
+            "tables": sum(node["tables"] for node in nodes),
+            "players": sum(node["players"] for node in nodes),
+            "connections": sum(node["connections"] for node in nodes),
+            "dead": sorted(self.dead),
+        }
+
     async def start(
         self,
         status: Callable[[], NodeStatus],
@@ -236,6 +250,27 @@ class Cluster:
             loop.create_task(self._take_over(running_games, adopt), name="cluster-takeover"),
         ]
         return restored
+
+    async def leave(self) -> None:
+        """Stop the loops and give up this node's liveness: the other nodes take over at
+        once whatever still runs here (its tables' writes are refused from their claim on)."""
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks = []
+        try:
+            await self._delete_if(keys=[self.settings.liveness_key], args=[self.instance])
+        except redis.RedisError as problem:
+            log.warning("liveness not given up", extra={"error": str(problem)})
+
+    def least_loaded(self) -> str | None:
+        """The URL of the live node, other than this one, that seats players and runs the
+        fewest tables (as of the last heartbeat); None when there is none."""
+        others = [
+            (status.tables, status.url) for node, status in self.nodes.items()
+            if node != self.node_id and status.accepting
+        ]
+        return min(others)[1] if others else None
 
     async def stop(self) -> None:
         """Stop the loops and write what the directory still holds."""
@@ -339,6 +374,13 @@ class Cluster:
         ids = list(statuses)
         alive = await self.redis.mget([settings.key("node", node) for node in ids]) if ids else []
         self.nodes = {node: NodeStatus.from_json(statuses[node]) for node, live in zip(ids, alive, strict=True) if live}
+        METRICS.cluster_nodes.set(len(self.nodes))
+        for gauge in (METRICS.cluster_tables, METRICS.cluster_players, METRICS.cluster_connections):
+            gauge.clear()
+        for node, status in self.nodes.items():
+            METRICS.cluster_tables.labels(node).set(status.tables)
+            METRICS.cluster_players.labels(node).set(status.players)
+            METRICS.cluster_connections.labels(node).set(status.connections)
         self.dead = [node for node, live in zip(ids, alive, strict=True) if not live]
 
     # -- takeover -----------------------------------------------------------------------

@@ -375,11 +375,23 @@ class Lobby:
                 table.lost = True
                 await table.stop()
 
-    async def shutdown(self) -> None:
-        """Stop seating, stop every table (running games stay persisted for restore)."""
+    def stop_seating(self) -> None:
+        """Seat nobody and deal no new game from now on (games in progress go on)."""
         self.accepting = False
         for room in self.rooms.values():
             room.open = False
+
+    async def finish_games(self, seconds: float) -> None:
+        """Stop seating, then wait up to ``seconds`` for the games in progress to end and be paid."""
+        self.stop_seating()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        while any(table.unsettled for table in self.tables.values()) and loop.time() < deadline:
+            await asyncio.sleep(0.1)
+
+    async def shutdown(self) -> None:
+        """Stop seating, stop every table (running games stay persisted for restore)."""
+        self.stop_seating()
         await asyncio.gather(*(table.stop() for table in list(self.tables.values())))
 
 

@@ -30,6 +30,11 @@ class Metrics:
     action_batch: Histogram
     tables_lost: Counter
     tables_taken_over: Counter
+    node: Gauge
+    cluster_nodes: Gauge
+    cluster_tables: Gauge
+    cluster_players: Gauge
+    cluster_connections: Gauge
 
     @classmethod
     def create(cls) -> Metrics:
@@ -92,6 +97,18 @@ class Metrics:
                 "shuangkou_tables_taken_over",
                 "Unfinished tables of another node (or of this node id before a restart) claimed and restored",
                 registry=registry,
+            ),
+            node=Gauge("shuangkou_node", "1, labelled with this server's node id in its cluster", ["node"],
+                       registry=registry),
+            cluster_nodes=Gauge("shuangkou_cluster_nodes", "Live nodes of the cluster (last heartbeat)",
+                                registry=registry),
+            cluster_tables=Gauge("shuangkou_cluster_tables", "Tables of each live node (last heartbeat)", ["node"],
+                                 registry=registry),
+            cluster_players=Gauge("shuangkou_cluster_players", "Players seated at each live node (last heartbeat)",
+                                  ["node"], registry=registry),
+            cluster_connections=Gauge(
+                "shuangkou_cluster_connections", "Open WebSocket connections of each live node (last heartbeat)",
+                ["node"], registry=registry,
             ),
         )
 

@@ -40,3 +40,4 @@ class ServerSettings:
     tune_gc: bool = False  # set by serve(): a process of its own may tune the garbage collector
     ws_deflate: bool = False  # per-message compression: less bandwidth, much more CPU and memory per socket
     cluster: ClusterSettings | None = None  # a node of a cluster (docs/deployment.md); None: a single server
+    drain_seconds: float = 30.0  # a cluster's node, on SIGTERM: how long running games may go on before handover

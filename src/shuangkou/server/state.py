@@ -81,6 +81,7 @@ class AppState:
             secret = await self.run_db(lambda: store.shared_secret("session"))
             self.signer = URLSafeTimedSerializer(secret, salt="shuangkou-session")
             self.cluster = Cluster(settings.cluster, self.instance)
+            METRICS.node.labels(settings.cluster.node_id).set(1)
         lobby = self._lobby = Lobby(
             store, self.run_db, settings.rooms_dir, settings.bot_delay, settings.seed, settings.commit_delay,
             self.cluster,
@@ -112,6 +113,9 @@ class AppState:
         cluster = self.cluster
         if cluster is None or account.id in self.lobby.seated:
             return None
+        if not self.lobby.accepting:  # stopping: another node seats the player
+            elsewhere = cluster.least_loaded()
+            return ("redirect", elsewhere) if elsewhere is not None else None
         table, url = await cluster.owner_url(account.id)
         if table is None or url == cluster.settings.public_url:
             return None
@@ -131,6 +135,8 @@ class AppState:
             return
         self._drained = True
         open_connections = len(self.connections)
+        if self.cluster is not None:
+            await self._leave_cluster()
         await self._lobby.shutdown()
         for connection in list(self.connections):
             connection.close("shutdown")
@@ -138,6 +144,22 @@ class AppState:
         if writers:
             await asyncio.wait(writers, timeout=3)
         log.info("drained", extra={"connections": open_connections, "tables": len(self._lobby.tables)})
+
+    async def _leave_cluster(self) -> None:
+        """A cluster's node stops: seat nobody, let the games in progress end (up to
+        ``drain_seconds``), give up the node's liveness (the other nodes take over the games
+        still running), and send every client to another node."""
+        assert self.cluster is not None
+        lobby = self.lobby
+        playing = sum(table.unsettled for table in lobby.tables.values())
+        await lobby.finish_games(self.settings.drain_seconds)
+        handed_over = sum(table.unsettled for table in lobby.tables.values())
+        elsewhere = self.cluster.least_loaded()
+        await self.cluster.leave()
+        if elsewhere is not None:
+            for connection in list(self.connections):
+                connection.send({"type": "redirect", "url": elsewhere})
+        log.info("left the cluster", extra={"playing": playing, "handed_over": handed_over, "redirect": elsewhere})
 
     async def stop(self) -> None:
         """Drain, then close the database."""

@@ -172,6 +172,12 @@ class Table:
         return self.current is not None and not self.current.game.finished
 
     @property
+    def unsettled(self) -> bool:
+        """A game is in progress, or over and not yet paid."""
+        current = self.current
+        return current is not None and (not current.game.finished or current.settlement is None)
+
+    @property
     def free_seats(self) -> int:
         """Seats nobody holds."""
         return sum(seat is None for seat in self.seats)

@@ -115,15 +115,15 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     except LobbyError as problem:
         await _refuse_and_close(websocket, problem.code, problem.message, 4401)
         return
-    if not state.lobby.accepting:
-        await _refuse_and_close(websocket, "shutting_down", "the server is shutting down", 1012)
-        return
     route = await state.route(account)
-    if route is not None:  # a cluster: the player's table runs on another node
+    if route is not None:  # a cluster: the player's table runs on another node, or this one stops
         where, url = route
         moved = {"type": "redirect", "url": url} if where == "redirect" else {"type": "closed", "reason": where}
         await websocket.send_text(json.dumps(moved))
         await websocket.close(code=1000)
+        return
+    if not state.lobby.accepting:
+        await _refuse_and_close(websocket, "shutting_down", "the server is shutting down", 1012)
         return
     connection = Connection(websocket, account)
     connection.writer = asyncio.get_running_loop().create_task(connection.write())
