@@ -29,6 +29,7 @@ from server_players import close_all, finish_by_hosting, play_turns, seat_pair
 
 from shuangkou.cli import main
 from shuangkou.server.client import Client
+from shuangkou.server.loadtest import LoadSettings, run_load
 from shuangkou.server.process import ServerProcess
 from shuangkou.store import EDITIONS, Store
 
@@ -211,19 +212,39 @@ def test_nodes_share_accounts_and_lobby_and_route_players_to_their_table(
         carol = await Client.guest(b.url, "Carol")
         welcome = await carol.connect()  # seated nowhere: welcomed by b
         assert carol.base_url == b.url and welcome["type"] == "welcome"
-        await close_all(carol, elsewhere, *pair)
+        await carol.join("points", opponent="invite")
+        invite = await carol.until(lambda table: True)
+        wait_for(lambda: _players(a) == 3, 5, "a to see carol seated on b")
+        dave = await Client.guest(a.url, "Dave")
+        await dave.connect()
+        await dave.join(table=invite["id"])  # an invite link to a table of b, opened on a
+        await dave.until(lambda table: table["id"] == invite["id"])
+        assert dave.base_url == b.url
+        await close_all(carol, dave, elsewhere, *pair)
 
     run(scenario())
     # Any node shows the whole cluster, and says which node it is.
-    wait_for(lambda: b.get("/api/admin/cluster")["tables"] == 1, 5, "b to count a's table")
+    wait_for(lambda: b.get("/api/admin/cluster")["tables"] == 2, 5, "b to count every table")
     view = b.get("/api/admin/cluster")
     assert view["node"] == "b" and [node["node"] for node in view["nodes"]] == ["a", "b"]
-    assert [(node["url"], node["tables"]) for node in view["nodes"]] == [(a.url, 1), (b.url, 0)]
+    assert [(node["url"], node["tables"]) for node in view["nodes"]] == [(a.url, 1), (b.url, 1)]
     with urllib.request.urlopen(b.url + "/metrics", timeout=10) as response:
         metrics = response.read().decode()
     assert 'shuangkou_node{node="b"} 1.0' in metrics
     assert "shuangkou_cluster_nodes 2.0" in metrics
     assert 'shuangkou_cluster_tables{node="a"} 1.0' in metrics
+
+
+def test_the_load_test_drives_two_nodes(database_url: str, redis_url: str) -> None:
+    """``shuangkou loadtest --nodes 2``: a small run on a cluster of its own, with no error."""
+    settings = LoadSettings(
+        tables=4, duration=2, warmup=1, think=0.2, nodes=2, cluster=True, database_url=database_url,
+        redis_url=redis_url,
+    )
+    report = run_load(settings)
+    assert report.nodes == 2 and len(report.server.split(", ")) == 2
+    assert report.connected == report.connections == 8
+    assert report.errors == {} and report.actions > 0
 
 
 def _players(server: ServerProcess, room: str = "points", what: str = "players") -> int:

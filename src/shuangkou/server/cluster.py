@@ -319,6 +319,12 @@ class Cluster:
             except redis.RedisError as problem:
                 log.warning("directory not written", extra={"error": str(problem), "writes": len(batch)})
 
+    async def table_url(self, table_id: str) -> str | None:
+        """The URL of the live node, other than this one, that runs ``table_id`` (None: none)."""
+        node = await self.redis.hget(self.settings.key("tables"), table_id)
+        status = self.nodes.get(str(node)) if node is not None else None
+        return status.url if status is not None and status.node != self.node_id else None
+
     async def owner_url(self, account: int) -> tuple[str | None, str | None]:
         """Where ``account``'s table runs: (its table, the URL of the live node running it);
         the URL is None while no live node runs it (being taken over), both None when the

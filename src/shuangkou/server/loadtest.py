@@ -635,10 +635,26 @@ def run_load(settings: LoadSettings) -> LoadReport:
         finally:
             for server in servers:
                 server.terminate(timeout=60)
+            if len(servers) > 1 or settings.cluster:
+                _forget_cluster(settings.redis_url, servers[0].extra_args)
         problems = [r for server in servers for r in server.log_records() if r.get("level") in ("ERROR", "CRITICAL")]
         if problems:
             report.errors["server_log_error"] = len(problems)
         return report
+
+
+def _forget_cluster(redis_url: str, server_args: list[str]) -> None:
+    """Delete the Redis keys of the run's cluster (named by its ``--cluster`` option)."""
+    import redis
+
+    prefix = server_args[server_args.index("--cluster") + 1]
+    client = redis.Redis.from_url(redis_url)
+    try:
+        keys = list(client.scan_iter(match=f"{prefix}:*"))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
 
 
 def _servers(settings: LoadSettings, directory: Path) -> list[ServerProcess]:

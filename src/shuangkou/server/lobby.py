@@ -174,6 +174,8 @@ class Lobby:
                 raise LobbyError("already_seated", f"you are already seated at table {seated.id}")
             if table_id is not None:
                 table = self.tables.get(table_id)
+                if table is None and self.cluster is not None and (url := await self.cluster.table_url(table_id)):
+                    raise Redirect(url, table_id)  # an invite to a table of another node
                 if table is None:
                     raise LobbyError("unknown_table", f"no table {table_id!r}")
                 await self._check_entry(account, table.room)
