@@ -59,6 +59,8 @@ class Client:
         self.events: list[dict[str, Any]] = []
         self.moves: dict[str, Any] | None = None  # the last hint: legal moves for its state seq
         self.inbox: list[dict[str, Any]] = []
+        self.room: str | None = None  # the room of the last quick-match join
+        self.matching: str | None = None  # a quick match sent to another node's table: its room, until seated
 
     @classmethod
     async def guest(cls, base_url: str, name: str) -> Client:
@@ -113,16 +115,25 @@ class Client:
     async def receive(self, timeout: float = 10.0) -> dict[str, Any]:
         """The next message; ``state`` messages also update :attr:`table`, ``left`` clears it.
         A ``redirect`` (quick match found players waiting on another node of a cluster) is
-        followed: the client connects there and joins the table named."""
-        message = await self._receive(timeout)
-        if message["type"] == "redirect":
-            assert self.socket is not None
-            await self.socket.close()
-            self.base_url = str(message["url"]).rstrip("/")
-            self.inbox.append(await self.connect())
-            if "table" in message:
-                await self.join(table=message["table"])
-        return message
+        followed: the client connects there and joins the table named (if that table has
+        filled meanwhile, it joins by quick match there)."""
+        while True:
+            message = await self._receive(timeout)
+            if message["type"] == "redirect":
+                assert self.socket is not None
+                await self.socket.close()
+                self.base_url = str(message["url"]).rstrip("/")
+                self.inbox.append(await self.connect())
+                if "table" in message:
+                    self.matching = self.room
+                    await self.join(table=message["table"])
+            elif message["type"] == "state":
+                self.matching = None
+            elif message["type"] == "error" and self.matching and message["code"] in ("table_full", "unknown_table"):
+                room, self.matching = self.matching, None
+                await self.join(room)
+                continue
+            return message
 
     async def _receive(self, timeout: float) -> dict[str, Any]:
         assert self.socket is not None, "connect() first"
@@ -165,6 +176,7 @@ class Client:
         message: dict[str, Any] = {"type": "join", "opponent": opponent}
         if room is not None:
             message["room"] = room
+            self.room = room if opponent == "human" and table is None else None
         if table is not None:
             message["table"] = table
         await self.send(message)

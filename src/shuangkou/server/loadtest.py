@@ -266,6 +266,7 @@ class _Bot:
         self.busy = False  # a think-and-act step is running: never two at once
         self.asked_in_window = False  # the last move was chosen inside the measured window
         self.readied: str | None = None  # the game id (or "-") this bot has sent ready after
+        self.matching = False  # sent to a waiting table of another node: quick match again if it filled
         self.tasks: set[asyncio.Task[None]] = set()
         self.reader: asyncio.Task[None] | None = None
 
@@ -303,6 +304,7 @@ class _Bot:
             except Exception:
                 self.run.error("redirect_failed")
                 return
+            self.matching = True
             await self.send({"type": "join", "table": redirect["table"]})
 
     async def read_socket(self) -> dict[str, Any] | None:
@@ -314,11 +316,15 @@ class _Bot:
                 message = orjson.loads(raw)
                 kind = message["type"]
                 if kind == "state":
+                    self.matching = False
                     self.on_state(message["table"])
                 elif kind == "hint":
                     self.pushed = message
                     if self.hint_reply is not None and not self.hint_reply.done():
                         self.hint_reply.set_result(message)
+                elif kind == "error" and self.matching and message["code"] in ("table_full", "unknown_table"):
+                    self.matching = False
+                    await self.join()  # the waiting table filled meanwhile: quick match on this node
                 elif kind == "error":
                     run.error(message["code"])
                     self.sent = None
