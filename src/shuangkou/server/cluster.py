@@ -360,12 +360,12 @@ class Cluster:
         while True:
             try:
                 renewed = await self._renew(keys=[settings.liveness_key], args=[self.instance, ttl_ms])
-                if renewed == 0:
+                if renewed == 0:  # its id was taken over by a new process: the tables it claimed are not ours
                     log.error("another process holds this node id", extra={"node": self.node_id})
                 else:
                     await self.redis.hset(settings.key("nodes"), self.node_id, status().to_json())
                     await self._read_nodes()
-                if renewed == 2:  # the key had expired: this node was paused or cut off
+                if renewed != 1:  # the key had expired: this node was paused or cut off
                     log.warning("liveness lapsed", extra={"node": self.node_id})
                     await lapsed()
             except redis.RedisError as problem:
