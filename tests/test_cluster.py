@@ -443,3 +443,34 @@ def test_a_node_restarted_with_the_same_id_restores_its_games(
     paid = check_ledger(database_url, game_id, accounts)
     assert [paid[account] for account in accounts] == final["settlement"]["deltas"]
     assert [record["game"] for record in logged(a, "table taken over")] == [game_id]
+
+
+def test_a_new_quick_match_table_opens_on_the_node_with_fewer_tables(
+    make_node: Callable[..., ServerProcess],
+) -> None:
+    a, b = make_node("a").start(60), make_node("b").start(60)
+
+    async def scenario() -> None:
+        busy = []
+        for number in range(3):  # a runs three tables (against bots), b none
+            player = await Client.guest(a.url, f"Busy {number}")
+            await player.connect()
+            await player.join("points", opponent="bot")
+            await player.until(lambda table: True)
+            busy.append(player)
+        wait_for(lambda: a.get("/api/admin/cluster")["nodes"][1]["tables"] == 0 and _players(a) == 6, 5,
+                 "a to know b's load")
+        ann = await Client.guest(a.url, "Ann")
+        await ann.connect()
+        await ann.join("points")  # no table waits anywhere: the new one opens on b
+        await ann.until(lambda table: True)
+        assert ann.base_url == b.url
+        wait_for(lambda: _players(a, "points", "free_seats") == 1, 5, "a to list the table waiting on b")
+        bob = await Client.guest(a.url, "Bob")
+        await bob.connect()
+        await bob.join("points")
+        view = await bob.until(lambda table: all(seat is not None for seat in table["seats"]))
+        assert bob.base_url == b.url and ann.table is not None and view["id"] == ann.table["id"]
+        await close_all(ann, bob, *busy)
+
+    run(scenario())

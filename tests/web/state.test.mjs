@@ -64,6 +64,10 @@ test("a redirect of quick match joins the table named once connected; a plain on
   assert.equal(state.invite, "T9");
   assert.equal(state.joining, true);
   assert.equal(S.receiveRedirect(lobby, { type: "redirect", url: "http://node-b:8000" }), lobby);
+  const placed = S.receiveRedirect(lobby, { type: "redirect", url: "http://node-b:8000", room: "points" });
+  assert.equal(placed.rematch, "points");
+  assert.equal(placed.joining, true);
+  assert.equal(S.receiveState(placed, stateMessage({ hand: ["3S"] })).rematch, null);
 });
 
 test("closed drops the table except on a shutdown or a move to another node", () => {

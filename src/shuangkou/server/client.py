@@ -127,6 +127,8 @@ class Client:
                 if "table" in message:
                     self.matching = self.room
                     await self.join(table=message["table"])
+                elif "room" in message:
+                    await self.join(message["room"])
             elif message["type"] == "state":
                 self.matching = None
             elif message["type"] == "error" and self.matching and message["code"] in ("table_full", "unknown_table"):

@@ -70,13 +70,30 @@ class ClusterError(Exception):
     """The node cannot join its cluster: Redis is unreachable, or its id is live elsewhere."""
 
 
-class Redirect(Exception):
-    """Quick match found the player's table on another node: go to ``url`` and join ``table``."""
+PLACEMENT_MARGIN: Final = 2
+"""A new quick-match table opens on another node when this one runs more tables than that
+node by more than this (and than a tenth of its own): nodes a heartbeat apart never send a
+player back and forth."""
 
-    def __init__(self, url: str, table: str) -> None:
-        super().__init__(f"table {table} at {url}")
+
+class Redirect(Exception):
+    """The join belongs on another node, at ``url``: join ``table`` there (players wait at
+    it), or, with ``room``, join that room by quick match there (it runs fewer tables)."""
+
+    def __init__(self, url: str, table: str | None = None, room: str | None = None) -> None:
+        super().__init__(f"table {table} at {url}" if table else f"room {room} at {url}")
         self.url = url
         self.table = table
+        self.room = room
+
+    def message(self) -> dict[str, str]:
+        """The ``redirect`` message."""
+        message = {"type": "redirect", "url": self.url}
+        if self.table is not None:
+            message["table"] = self.table
+        if self.room is not None:
+            message["room"] = self.room
+        return message
 
 
 @dataclass(frozen=True)
@@ -262,6 +279,19 @@ class Cluster:
             await self._delete_if(keys=[self.settings.liveness_key], args=[self.instance])
         except redis.RedisError as problem:
             log.warning("liveness not given up", extra={"error": str(problem)})
+
+    def placement(self, tables_here: int) -> str | None:
+        """Where a new quick-match table should open: the URL of the least-loaded node that
+        seats players when it runs clearly fewer tables than this one (``tables_here``);
+        None: here."""
+        others = [
+            (status.tables, status.url) for node, status in self.nodes.items()
+            if node != self.node_id and status.accepting
+        ]
+        if not others:
+            return None
+        tables, url = min(others)
+        return url if tables_here - tables > max(PLACEMENT_MARGIN, tables_here // 10) else None
 
     def least_loaded(self) -> str | None:
         """The URL of the live node, other than this one, that seats players and runs the

@@ -304,8 +304,11 @@ class _Bot:
             except Exception:
                 self.run.error("redirect_failed")
                 return
-            self.matching = True
-            await self.send({"type": "join", "table": redirect["table"]})
+            if "table" in redirect:
+                self.matching = True
+                await self.send({"type": "join", "table": redirect["table"]})
+            else:
+                await self.join()  # the new table opens on the node with fewer tables
 
     async def read_socket(self) -> dict[str, Any] | None:
         """Handle the messages of the current socket until it closes (None) or redirects."""
@@ -333,7 +336,7 @@ class _Bot:
                         self.on_state(self.table)
                 elif kind == "closed" and not run.stopping:
                     run.error(f"closed:{message['reason']}")
-                elif kind == "redirect" and "table" in message and not run.stopping:
+                elif kind == "redirect" and ("table" in message or "room" in message) and not run.stopping:
                     redirect: dict[str, Any] = message
                     return redirect
         except websockets.ConnectionClosed:

@@ -208,6 +208,8 @@ class Lobby:
                     return await self._sit(waiting, account, connection)
                 except LobbyError:  # its player left (and the table closed) meanwhile
                     pass
+            if self.cluster is not None and (url := self.cluster.placement(len(self.tables))):
+                raise Redirect(url, room=room.name)  # the new table opens on the least-loaded node
             return await self._sit(await self._new_table(room), account, connection)
 
     async def fill_with_bots(self, account: Account) -> Table:

@@ -226,12 +226,15 @@ class LeftMessage(TypedDict):
 class RedirectMessage(TypedDict):
     """A cluster's node: the player's table runs on another node, at ``url`` (its base
     URL); the client connects there with the same token. Sent instead of ``welcome`` (the
-    socket closes), or in answer to a quick-match ``join`` when players wait at ``table``
-    on that node: the client connects there and joins ``table``."""
+    socket closes), or in answer to a ``join``: with ``table``, players wait at that table
+    on that node (or the invite names it): the client connects there and joins it; with
+    ``room``, no table waits and that node runs fewer tables: the client connects there
+    and joins the room by quick match."""
 
     type: Literal["redirect"]
     url: str
     table: NotRequired[str]
+    room: NotRequired[str]
 
 
 class ClosedMessage(TypedDict):

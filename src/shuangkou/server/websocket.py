@@ -68,7 +68,7 @@ class ClientSession:
             except LobbyError as problem:
                 await self.refuse(problem.code, problem.message)
             except Redirect as there:  # quick match: players wait on another node of the cluster
-                self.connection.send({"type": "redirect", "url": there.url, "table": there.table})
+                self.connection.send(there.message())
         elif isinstance(message, p.BotsMessage):
             try:
                 await lobby.fill_with_bots(self.account)

@@ -153,6 +153,7 @@ function onPong() {
   state = S.receivePong(state);
   if (!notSeated) return;
   if (state.invite) send({ type: "join", table: state.invite });
+  else if (state.rematch) send({ type: "join", room: state.rematch, opponent: "human" });
   else enterLobby();
 }
 

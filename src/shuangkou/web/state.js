@@ -18,6 +18,7 @@ export function initialState({ token = null, invite = null, sort = "rank" } = {}
     view: null,
     table: null,
     invite,
+    rematch: null, // a room to join by quick match on the node a redirect named
     connection: { status: "idle", everOpen: false, reconnectAt: 0 },
     awaitingPong: false,
     gotState: false,
@@ -426,7 +427,7 @@ export function isNotSeatedPong(state) {
 export function receivePong(state) {
   if (!state.awaitingPong) return state;
   const next = { ...state, awaitingPong: false };
-  return state.gotState ? next : { ...next, table: null, joining: Boolean(state.invite) };
+  return state.gotState ? next : { ...next, table: null, joining: Boolean(state.invite || state.rematch) };
 }
 
 /** The lobby is shown (joining is over). */
@@ -454,10 +455,13 @@ export function receiveLeft(state, message = {}) {
 /**
  * `redirect` (a cluster's node): the link reconnects to the node named; with a `table`
  * (quick match found players waiting there) it joins that table once connected, as an
- * invitation is joined.
+ * invitation is joined; with a `room` (that node runs fewer tables) it joins the room by
+ * quick match there.
  */
 export function receiveRedirect(state, message) {
-  return message.table ? { ...state, invite: message.table, joining: true } : state;
+  if (message.table) return { ...state, invite: message.table, joining: true };
+  if (message.room) return { ...state, rematch: message.room, joining: true };
+  return state;
 }
 
 /** Reasons of `closed` after which the table goes on elsewhere or later: the view stays. */
@@ -597,6 +601,7 @@ export function receiveState(state, message) {
     joining: false,
     busy: false,
     invite: null,
+    rematch: null,
   };
   if (table.game_id !== state.gameId) {
     next = {
@@ -721,7 +726,9 @@ export function errorOutcome(state, message) {
 /** `error`: a refusal; nothing changed on the server. */
 export function receiveError(state, message) {
   const outcome = errorOutcome(state, message);
-  const next = { ...state, busy: false, joining: false, autoReady: state.joining ? false : state.autoReady };
+  const next = {
+    ...state, busy: false, joining: false, rematch: null, autoReady: state.joining ? false : state.autoReady,
+  };
   switch (outcome) {
     case "login":
       return forgetToken(next);
