@@ -458,7 +458,7 @@ def test_a_new_quick_match_table_opens_on_the_node_with_fewer_tables(
             await player.join("points", opponent="bot")
             await player.until(lambda table: True)
             busy.append(player)
-        wait_for(lambda: a.get("/api/admin/cluster")["nodes"][1]["tables"] == 0 and _players(a) == 6, 5,
+        wait_for(lambda: [node["tables"] for node in a.get("/api/admin/cluster")["nodes"]] == [3, 0], 5,
                  "a to know b's load")
         ann = await Client.guest(a.url, "Ann")
         await ann.connect()
