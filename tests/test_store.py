@@ -112,7 +112,7 @@ def _snapshot(store: Store) -> tuple[Any, ...]:
 def test_migrates_from_empty_to_the_declared_schema(store: Store) -> None:
     with store._engine.connect() as conn:
         context = MigrationContext.configure(conn, opts={"compare_type": True})
-        assert context.get_current_revision() == "v0001"
+        assert context.get_current_revision() == "v0002"
         assert compare_metadata(context, metadata) == []
 
 

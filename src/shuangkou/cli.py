@@ -19,7 +19,7 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn, TypeAlias
+from typing import TYPE_CHECKING, NoReturn, TypeAlias
 
 from tqdm import tqdm
 
@@ -32,6 +32,9 @@ from .moves import hosting_move, legal_moves
 from .referee import ScenarioError, referee
 from .rules import Rules, RulesError
 from .simulate import simulate
+
+if TYPE_CHECKING:
+    from .server.cluster import ClusterSettings
 
 __all__ = ["COMMANDS", "CommandError", "Parser", "UsageError", "build_parser", "command", "main"]
 
@@ -441,6 +444,15 @@ def add_serve(subparsers: Subparsers) -> None:
     )
     parser.add_argument("--ws-deflate", action="store_true",
                         help="compress WebSocket messages (permessage-deflate): less bandwidth, more CPU and memory")
+    cluster = parser.add_argument_group("cluster", "several servers (nodes) on one PostgreSQL database and one Redis")
+    cluster.add_argument("--redis-url", help="Redis URL (redis://host:6379/0): makes this server a node of a cluster")
+    cluster.add_argument("--node-id", help="this node's id, unique in the cluster (needed with --redis-url)")
+    cluster.add_argument("--public-url", help="the URL players reach this node at (default http://HOST:PORT)")
+    cluster.add_argument("--cluster", default="shuangkou",
+                         help="the cluster's name: its Redis keys start with NAME: (default shuangkou)")
+    cluster.add_argument("--drain-seconds", type=float, default=30.0,
+                         help="on SIGTERM, how long games in progress may go on before other nodes take them over "
+                         "(default 30)")
     parser.set_defaults(run=run_serve)
 
 
@@ -464,6 +476,8 @@ def run_serve(args: argparse.Namespace) -> int:
         commit_delay=args.commit_delay / 1000,
         seed=args.seed,
         ws_deflate=args.ws_deflate,
+        cluster=_cluster_settings(args),
+        drain_seconds=args.drain_seconds,
     )
     configure_logging()
 
@@ -475,6 +489,26 @@ def run_serve(args: argparse.Namespace) -> int:
     except StartError as problem:
         raise CommandError(str(problem)) from None
     return EXIT_OK
+
+
+def _cluster_settings(args: argparse.Namespace) -> ClusterSettings | None:
+    """The node's cluster settings from ``serve``'s options (None: a single server)."""
+    from .server.cluster import ClusterSettings
+
+    if args.redis_url is None:
+        given = [option for option, value in (("--node-id", args.node_id), ("--public-url", args.public_url)) if value]
+        if given:
+            raise CommandError(f"{' and '.join(given)} make this server a node of a cluster: give --redis-url too")
+        return None
+    if not args.node_id:
+        raise CommandError("--redis-url makes this server a node of a cluster: give it a --node-id")
+    for name, value in (("--node-id", args.node_id), ("--cluster", args.cluster)):
+        if not value or len(value) > 64 or not all(c.isalnum() or c in "-_." for c in value):
+            raise CommandError(f"{name} {value!r}: 1 to 64 letters, digits, '-', '_' or '.'")
+    public_url = args.public_url or f"http://{args.host}:{args.port}"
+    if not public_url.startswith(("http://", "https://")):
+        raise CommandError(f"--public-url {public_url!r}: an http:// or https:// URL")
+    return ClusterSettings(args.redis_url, args.node_id, public_url.rstrip("/"), args.cluster)
 
 
 # ---------------------------------------------------------------------------

@@ -58,10 +58,24 @@ test("left: back to the lobby without the table", () => {
   assert.equal(state.joining, false);
 });
 
-test("closed drops the table except on a shutdown", () => {
+test("a redirect of quick match joins the table named once connected; a plain one changes nothing", () => {
+  const lobby = S.initialState();
+  const state = S.receiveRedirect(lobby, { type: "redirect", url: "http://node-b:8000", table: "T9" });
+  assert.equal(state.invite, "T9");
+  assert.equal(state.joining, true);
+  assert.equal(S.receiveRedirect(lobby, { type: "redirect", url: "http://node-b:8000" }), lobby);
+  const placed = S.receiveRedirect(lobby, { type: "redirect", url: "http://node-b:8000", room: "points" });
+  assert.equal(placed.rematch, "points");
+  assert.equal(placed.joining, true);
+  assert.equal(S.receiveState(placed, stateMessage({ hand: ["3S"] })).rematch, null);
+});
+
+test("closed drops the table except on a shutdown or a move to another node", () => {
   const state = seated();
   assert.equal(S.receiveClosed(state, "not_ready").table, null);
   assert.equal(S.receiveClosed(state, "shutdown").table.id, "T1");
+  assert.equal(S.receiveClosed(state, "moved").table.id, "T1");
+  assert.equal(S.receiveClosed(state, "moving").table.id, "T1");
 });
 
 // ---------------------------------------------------------------------------

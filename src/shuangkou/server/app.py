@@ -42,18 +42,23 @@ class StartError(Exception):
     """The server cannot start: the port is taken, or another server holds the data."""
 
 
-def create_app(settings: ServerSettings, claimed: bool = False) -> Starlette:
+def create_app(settings: ServerSettings, claimed: bool = False, instance: str | None = None) -> Starlette:
     """The application; at startup it takes the data directory lock and the database lease
-    (unless ``claimed``: the caller holds them), opens the database and restores the games."""
-    state = AppState(settings)
+    (unless ``claimed``: the caller holds them, and a cluster's node its liveness key, whose
+    value is ``instance``), opens the database and restores the games."""
+    state = AppState(settings, instance)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        with contextlib.nullcontext() if claimed else claim(settings):
+        with contextlib.nullcontext(instance) if claimed else claim(settings) as held:
+            state.instance = held
             restored, voided = await state.start()
             if settings.tune_gc:
                 _tune_gc()
-            log.info("server started", extra={"restored": restored, "voided": voided, "database": state.store.url})
+            node = settings.cluster.node_id if settings.cluster is not None else None
+            log.info("server started", extra={
+                "restored": restored, "voided": voided, "database": state.store.url, "node": node,
+            })
             monitor = asyncio.get_running_loop().create_task(_watch_loop_lag())
             try:
                 yield
@@ -85,8 +90,8 @@ def serve(settings: ServerSettings, host: str, port: int, on_ready: Callable[[],
     sys.setswitchinterval(0.0005)
     listener = _listen(host, port)
     try:
-        with claim(settings):
-            app = create_app(dataclasses.replace(settings, tune_gc=True), claimed=True)
+        with claim(settings) as instance:
+            app = create_app(dataclasses.replace(settings, tune_gc=True), claimed=True, instance=instance)
             config = uvicorn.Config(
                 app, log_level="warning", ws_max_size=MAX_TRANSPORT_FRAME_BYTES, timeout_graceful_shutdown=5,
                 ws_per_message_deflate=settings.ws_deflate,

@@ -7,7 +7,10 @@
     state = await client.until(lambda table: table["phase"] == "playing")
 
 It keeps the latest table view (``client.table``) from every ``state`` message, and the
-other messages in ``client.inbox`` for inspection.
+other messages in ``client.inbox`` for inspection. Against a cluster, :meth:`Client.connect`
+follows ``redirect`` to the node that runs the player's table (``client.base_url`` then
+names it), and waits while that table is being taken over (``closed`` ``moving``, or a
+redirect to a node that has just died: it asks the first node again).
 """
 
 from __future__ import annotations
@@ -25,6 +28,9 @@ from websockets.asyncio.client import ClientConnection
 from ..errors import Refusal, is_error_code
 
 __all__ = ["Client", "ClientError"]
+
+
+_MAX_REDIRECTS = 3
 
 
 class ClientError(Refusal, RuntimeError):
@@ -53,6 +59,8 @@ class Client:
         self.events: list[dict[str, Any]] = []
         self.moves: dict[str, Any] | None = None  # the last hint: legal moves for its state seq
         self.inbox: list[dict[str, Any]] = []
+        self.room: str | None = None  # the room of the last quick-match join
+        self.matching: str | None = None  # a quick match sent to another node's table: its room, until seated
 
     @classmethod
     async def guest(cls, base_url: str, name: str) -> Client:
@@ -60,14 +68,39 @@ class Client:
         data = await asyncio.to_thread(_post_json, f"{base_url.rstrip('/')}/api/guest", {"name": name})
         return cls(base_url, data["token"], data["account"])
 
-    async def connect(self) -> dict[str, Any]:
-        """Open the WebSocket and return the welcome message (or raise the refusal)."""
-        url = self.base_url.replace("http", "ws", 1) + f"/ws?token={self.token}"
-        self.socket = await websockets.connect(url, max_size=2**22)
-        first = await self.receive()
-        if first["type"] == "error":
-            raise ClientError.of(first)
-        return first
+    async def connect(self, timeout: float = 20.0) -> dict[str, Any]:
+        """Open the WebSocket and return the welcome message (or raise the refusal),
+        following redirects and waiting (up to ``timeout`` seconds) while the player's table
+        moves to another node."""
+        deadline = time.monotonic() + timeout
+        redirects = 0
+        origin = self.base_url
+        while True:
+            url = self.base_url.replace("http", "ws", 1) + f"/ws?token={self.token}"
+            try:
+                self.socket = await websockets.connect(url, max_size=2**22)
+            except OSError:
+                if self.base_url == origin or time.monotonic() > deadline:
+                    raise
+                # Sent to a node that has just died (its liveness not yet expired): ask again.
+                self.base_url, redirects = origin, 0
+                await asyncio.sleep(0.25)
+                continue
+            first = await self._receive(timeout=10.0)
+            if first["type"] == "error":
+                raise ClientError.of(first)
+            moving = first["type"] == "closed" and first["reason"] == "moving"
+            if first["type"] != "redirect" and not moving:
+                return first
+            await self.socket.close()
+            if moving:
+                if time.monotonic() > deadline:
+                    raise ClientError("closed", "moving: the table was not taken over in time")
+                await asyncio.sleep(0.25)
+            elif (redirects := redirects + 1) > _MAX_REDIRECTS:
+                raise ClientError("closed", f"more than {_MAX_REDIRECTS} redirects in a row (at {first['url']})")
+            else:
+                self.base_url = str(first["url"]).rstrip("/")
 
     async def close(self) -> None:
         """Close the WebSocket."""
@@ -80,7 +113,31 @@ class Client:
         await self.socket.send(json.dumps(message))
 
     async def receive(self, timeout: float = 10.0) -> dict[str, Any]:
-        """The next message; ``state`` messages also update :attr:`table`, ``left`` clears it."""
+        """The next message; ``state`` messages also update :attr:`table`, ``left`` clears it.
+        A ``redirect`` (quick match found players waiting on another node of a cluster) is
+        followed: the client connects there and joins the table named (if that table has
+        filled meanwhile, it joins by quick match there)."""
+        while True:
+            message = await self._receive(timeout)
+            if message["type"] == "redirect":
+                assert self.socket is not None
+                await self.socket.close()
+                self.base_url = str(message["url"]).rstrip("/")
+                self.inbox.append(await self.connect())
+                if "table" in message:
+                    self.matching = self.room
+                    await self.join(table=message["table"])
+                elif "room" in message:
+                    await self.join(message["room"])
+            elif message["type"] == "state":
+                self.matching = None
+            elif message["type"] == "error" and self.matching and message["code"] in ("table_full", "unknown_table"):
+                room, self.matching = self.matching, None
+                await self.join(room)
+                continue
+            return message
+
+    async def _receive(self, timeout: float) -> dict[str, Any]:
         assert self.socket is not None, "connect() first"
         async with asyncio.timeout(timeout):  # unlike wait_for on Python 3.11, never swallows a cancellation
             text = await self.socket.recv()
@@ -124,6 +181,7 @@ class Client:
         message: dict[str, Any] = {"type": "join", "opponent": opponent}
         if room is not None:
             message["room"] = room
+            self.room = room if opponent == "human" and table is None else None
         if table is not None:
             message["table"] = table
         if seat is not None:

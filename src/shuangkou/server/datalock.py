@@ -15,7 +15,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 
+from sqlalchemy.engine import make_url
+
 from ..store.lease import FileLock, LeaseError, ServerLease
+from .cluster import ClusterError, NodeLease
 from .settings import ServerSettings
 
 __all__ = ["LOCK_FILE", "ClaimError", "DataDirLock", "claim"]
@@ -61,13 +64,31 @@ class DataDirLock:
 
 
 @contextlib.contextmanager
-def claim(settings: ServerSettings) -> Iterator[None]:
-    """Hold the data directory lock, then the database lease; :class:`ClaimError` if either
-    is taken (or the database cannot be reached for the lease)."""
+def claim(settings: ServerSettings) -> Iterator[str | None]:
+    """Hold the data directory lock, then the database lease, then (a cluster's node) the
+    node's liveness key in Redis; yields the liveness key's value (None for a single
+    server). :class:`ClaimError` if any is taken, or cannot be reached.
+
+    A single server's lease on PostgreSQL is exclusive; the nodes of a cluster share it, so
+    a single server and a cluster never run the same database's games."""
+    cluster = settings.cluster
+    if cluster is not None and make_url(settings.database_url).get_backend_name() != "postgresql":
+        raise ClaimError(
+            "a cluster (--redis-url) needs PostgreSQL (--database-url postgresql+psycopg://...): "
+            "a SQLite database serves one server process"
+        )
     with DataDirLock(settings.data_dir):
         try:
-            lease = ServerLease(settings.database_url).acquire()
+            lease = ServerLease(settings.database_url, shared=cluster is not None).acquire()
         except LeaseError as problem:
             raise ClaimError(str(problem)) from None
         with lease:
-            yield
+            if cluster is None:
+                yield None
+                return
+            try:
+                node = NodeLease(cluster).acquire()
+            except ClusterError as problem:
+                raise ClaimError(str(problem)) from None
+            with node:
+                yield node.instance

@@ -170,8 +170,12 @@ async def rooms(request: Request) -> Response:
 
 async def healthz(request: Request) -> Response:
     """Liveness: the number of tables and whether the server still seats players."""
-    lobby = app_state(request).lobby
-    return JSONResponse({"status": "ok", "tables": len(lobby.tables), "accepting": lobby.accepting})
+    server = app_state(request)
+    lobby = server.lobby
+    health: dict[str, Any] = {"status": "ok", "tables": len(lobby.tables), "accepting": lobby.accepting}
+    if server.cluster is not None:
+        health["node"] = server.cluster.node_id
+    return JSONResponse(health)
 
 
 async def metrics(request: Request) -> Response:
@@ -261,6 +265,23 @@ async def game(request: Request) -> Response:
     return JSONResponse(_game_json(found, True))
 
 
+async def cluster(request: Request) -> Response:
+    """The cluster this server belongs to: its live nodes with their load, as of the last
+    heartbeat (a single server: itself alone, node null)."""
+    server = app_state(request)
+    if server.cluster is not None:
+        return JSONResponse(server.cluster.view())
+    lobby = server.lobby
+    alone = {
+        "node": None, "url": str(request.base_url).rstrip("/"), "tables": len(lobby.tables),
+        "players": len(lobby.seated), "connections": len(server.connections), "accepting": lobby.accepting,
+    }
+    return JSONResponse({
+        "node": None, "nodes": [alone], "tables": alone["tables"], "players": alone["players"],
+        "connections": alone["connections"], "dead": [],
+    })
+
+
 async def reload_rooms(request: Request) -> Response:
     """Read every room file again."""
     return JSONResponse(app_state(request).lobby.reload_rooms())
@@ -285,6 +306,7 @@ def routes() -> list[Route]:
         Route("/api/admin/ledger", operator(ledger)),
         Route("/api/admin/games", operator(games)),
         Route("/api/admin/games/{game_id}", operator(game)),
+        Route("/api/admin/cluster", operator(cluster)),
         Route("/api/admin/rooms/reload", operator(reload_rooms), methods=["POST"]),
         Route("/api/admin/rooms/{name}/close", operator(close_room), methods=["POST"]),
         Route("/healthz", healthz),

@@ -15,12 +15,12 @@ from collections.abc import Awaitable, Callable, Sequence
 from functools import partial
 from typing import Any
 
-from ..store import Store
+from ..store import Fence, Store
 from .metrics import METRICS
 
 __all__ = ["ActionJournal"]
 
-_Entry = tuple[str, int, str, "asyncio.Future[None]"]
+_Entry = tuple[str, int, str, Fence | None, "asyncio.Future[None]"]
 
 
 class ActionJournal:
@@ -35,11 +35,12 @@ class ActionJournal:
         self.pending: list[_Entry] = []
         self.writer: asyncio.Task[None] | None = None
 
-    async def append(self, game_id: str, seq: int, action_json: str) -> None:
-        """Store one action; return once it is committed, or raise the store's error for it."""
+    async def append(self, game_id: str, seq: int, action_json: str, fence: Fence | None = None) -> None:
+        """Store one action (under the table's ``fence``, in a cluster); return once it is
+        committed, or raise the store's error for it."""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
-        self.pending.append((game_id, seq, action_json, done))
+        self.pending.append((game_id, seq, action_json, fence, done))
         if self.writer is None or self.writer.done():
             # A task starts on the next turn of the loop: the actions of every table that
             # acts in this turn join the same batch.
@@ -51,9 +52,13 @@ class ActionJournal:
             if self.delay:
                 await asyncio.sleep(self.delay)
             batch, self.pending = self.pending, []
-            actions = [(game_id, seq, action_json) for game_id, seq, action_json, _ in batch]
+            actions = [(game_id, seq, action_json) for game_id, seq, action_json, _, _ in batch]
+            fences = [fence for *_, fence, _ in batch]
+            fenced = fences if any(fence is not None for fence in fences) else None
             try:
-                outcomes: Sequence[Exception | None] = await self.run_db(partial(self.store.append_actions, actions))
+                outcomes: Sequence[Exception | None] = await self.run_db(
+                    partial(self.store.append_actions, actions, fenced)
+                )
             except Exception as error:  # the database failed: no action of the batch is stored
                 outcomes = [error] * len(batch)
             METRICS.action_batch.observe(len(batch))

@@ -19,6 +19,9 @@ The test measures, over a window after a warm-up:
 It starts its own server (``shuangkou serve`` as a child process on a fresh data directory)
 unless given ``--url``, which must be a loopback address. ``--sweep`` runs several table
 counts, each on a fresh server, and reports the largest that held the latency target.
+``--nodes N`` starts N servers as the nodes of a cluster (on ``--database-url``, PostgreSQL,
+and ``--redis-url``) and connects table k's bots to node k mod N; ``--compare-nodes`` with
+``--sweep`` runs each count on one node, then on N, and prints them side by side.
 
     shuangkou loadtest --tables 1000 --duration 60
     shuangkou loadtest --sweep 250,500,1000,1500 --duration 30
@@ -74,6 +77,9 @@ class LoadSettings:
     connect_concurrency: int = 64
     seed: int = 0
     target_p99_ms: float = 100.0
+    nodes: int = 1  # servers started as the nodes of one cluster
+    cluster: bool = False  # start the servers as the nodes of a cluster (PostgreSQL and Redis), even one
+    redis_url: str = "redis://127.0.0.1:6379/0"  # the cluster's Redis, with nodes > 1
 
 
 @dataclass
@@ -101,6 +107,8 @@ class LoadReport:
     setup_seconds: float
     server: str
     target_p99_ms: float
+    nodes: int = 1
+    redirects: int = 0  # quick-match joins sent on to another node
 
     @property
     def held(self) -> bool:
@@ -126,7 +134,8 @@ class LoadReport:
         errors = ", ".join(f"{code} {n}" for code, n in sorted(self.errors.items())) or "none"
         return "\n".join([
             f"{self.tables} tables, {self.connected}/{self.connections} connections, "
-            f"{self.seconds:.0f} s measured (setup {self.setup_seconds:.1f} s), server {self.server}",
+            f"{self.seconds:.0f} s measured (setup {self.setup_seconds:.1f} s), server {self.server}"
+            + (f" ({self.nodes} nodes, {self.redirects} joins redirected)" if self.nodes > 1 else ""),
             f"actions: {self.actions} ({self.actions_per_second:.0f}/s, "
             f"{self.per_table_actions_per_second:.2f}/s per table), games finished: {self.games_finished}",
             f"action latency ms: p50 {lat.get('p50', 0):.1f}  p95 {lat.get('p95', 0):.1f}  "
@@ -175,9 +184,12 @@ def percentiles(samples: Sequence[float]) -> dict[str, float]:
 class _Run:
     """Shared state of the bots of one run."""
 
-    def __init__(self, settings: LoadSettings, base_url: str) -> None:
+    def __init__(self, settings: LoadSettings, base_url: str, node_urls: Sequence[str] = ()) -> None:
         self.settings = settings
         self.base_url = base_url.rstrip("/")
+        self.node_urls = [url.rstrip("/") for url in node_urls] or [self.base_url]  # table k's bots: node k mod N
+        self.seats = 2
+        self.redirects = 0
         parts = urlsplit(self.base_url)
         self.host = parts.hostname or "127.0.0.1"
         self.port = parts.port or 80
@@ -243,6 +255,8 @@ class _Bot:
         self.run = run
         self.index = index
         self.rng = random.Random(run.settings.seed * 1_000_003 + index)
+        self.node_url = run.node_urls[(index // run.seats) % len(run.node_urls)]  # a table's seats: one node
+        self.token = ""
         self.socket: ClientConnection | None = None
         self.table: dict[str, Any] | None = None
         self.scheduled: int | None = None  # the state number an action is planned for
@@ -252,18 +266,23 @@ class _Bot:
         self.busy = False  # a think-and-act step is running: never two at once
         self.asked_in_window = False  # the last move was chosen inside the measured window
         self.readied: str | None = None  # the game id (or "-") this bot has sent ready after
+        self.matching = False  # sent to a waiting table of another node: quick match again if it filled
         self.tasks: set[asyncio.Task[None]] = set()
         self.reader: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         run = self.run
         data = await run.post_json("/api/guest", {"name": f"Load {self.index}"})
-        url = run.base_url.replace("http", "ws", 1) + f"/ws?token={data['token']}"
+        self.token = data["token"]
+        await self.open(self.node_url)
+        self.reader = asyncio.get_running_loop().create_task(self.read())
+
+    async def open(self, base_url: str) -> None:
+        url = base_url.replace("http", "ws", 1) + f"/ws?token={self.token}"
         self.socket = await websockets.connect(url, max_size=2**22, open_timeout=60, ping_interval=None)
         welcome = json.loads(await self.socket.recv())
         if welcome.get("type") != "welcome":
             raise RuntimeError(f"no welcome: {welcome}")
-        self.reader = asyncio.get_running_loop().create_task(self.read())
 
     async def join(self) -> None:
         await self.send({"type": "join", "room": self.run.settings.room, "opponent": "human"})
@@ -274,6 +293,25 @@ class _Bot:
                 await self.socket.send(orjson.dumps(message).decode())
 
     async def read(self) -> None:
+        """Read until the connection ends; follow a quick match's ``redirect`` to the node
+        where players wait (a cluster), and join the table there."""
+        while (redirect := await self.read_socket()) is not None:
+            self.run.redirects += 1
+            assert self.socket is not None
+            await self.socket.close()
+            try:
+                await self.open(str(redirect["url"]))
+            except Exception:
+                self.run.error("redirect_failed")
+                return
+            if "table" in redirect:
+                self.matching = True
+                await self.send({"type": "join", "table": redirect["table"]})
+            else:
+                await self.join()  # the new table opens on the node with fewer tables
+
+    async def read_socket(self) -> dict[str, Any] | None:
+        """Handle the messages of the current socket until it closes (None) or redirects."""
         assert self.socket is not None
         run = self.run
         try:
@@ -281,11 +319,15 @@ class _Bot:
                 message = orjson.loads(raw)
                 kind = message["type"]
                 if kind == "state":
+                    self.matching = False
                     self.on_state(message["table"])
                 elif kind == "hint":
                     self.pushed = message
                     if self.hint_reply is not None and not self.hint_reply.done():
                         self.hint_reply.set_result(message)
+                elif kind == "error" and self.matching and message["code"] in ("table_full", "unknown_table"):
+                    self.matching = False
+                    await self.join()  # the waiting table filled meanwhile: quick match on this node
                 elif kind == "error":
                     run.error(message["code"])
                     self.sent = None
@@ -294,9 +336,13 @@ class _Bot:
                         self.on_state(self.table)
                 elif kind == "closed" and not run.stopping:
                     run.error(f"closed:{message['reason']}")
+                elif kind == "redirect" and ("table" in message or "room" in message) and not run.stopping:
+                    redirect: dict[str, Any] = message
+                    return redirect
         except websockets.ConnectionClosed:
             if not run.stopping:
                 run.error("connection_lost")
+        return None
 
     def on_state(self, table: dict[str, Any]) -> None:
         run = self.run
@@ -459,12 +505,15 @@ def _raise_file_limit() -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-async def _drive(settings: LoadSettings, base_url: str, server_pid: int | None) -> LoadReport:
-    run = _Run(settings, base_url)
+async def _drive(
+    settings: LoadSettings, base_url: str, server_pids: Sequence[int], node_urls: Sequence[str] = ()
+) -> LoadReport:
+    run = _Run(settings, base_url, node_urls)
     rooms = json.loads(await run.request("GET", "/api/rooms"))["rooms"]
     seats = next((room.get("seats", 2) for room in rooms if room["name"] == settings.room), None)
     if seats is None:
         raise RuntimeError(f"the server has no room {settings.room!r}")
+    run.seats = seats
     bots = [_Bot(run, i) for i in range(seats * settings.tables)]  # one connection per seat
     started = time.perf_counter()
     gate = asyncio.Semaphore(settings.connect_concurrency)
@@ -491,7 +540,7 @@ async def _drive(settings: LoadSettings, base_url: str, server_pid: int | None) 
     gc.freeze()
     gc.set_threshold(5_000, 20, 100)
     try:
-        return await _measure(settings, run, bots, setup, connected, setup_errors, base_url, server_pid)
+        return await _measure(settings, run, bots, setup, connected, setup_errors, base_url, server_pids)
     finally:
         gc.set_threshold(*thresholds)
         gc.unfreeze()
@@ -499,22 +548,22 @@ async def _drive(settings: LoadSettings, base_url: str, server_pid: int | None) 
 
 async def _measure(
     settings: LoadSettings, run: _Run, bots: list[_Bot], setup: float, connected: int,
-    setup_errors: Counter[str], base_url: str, server_pid: int | None,
+    setup_errors: Counter[str], base_url: str, server_pids: Sequence[int],
 ) -> LoadReport:
     await asyncio.sleep(settings.warmup)
     buckets = await run.histograms()
     run.window_start = time.perf_counter()
     run.measuring = True
-    server_cpu = _cpu_seconds(server_pid) if server_pid else None
-    memory_start = _resident_mb(server_pid) if server_pid else None
+    server_cpu = _total_cpu_seconds(server_pids)
+    memory_start = _resident_mb(server_pids[0]) if server_pids else None
     own_cpu = time.process_time()
     machine = _machine_cpu()
     window_start = time.perf_counter()
     await asyncio.sleep(settings.duration)
     run.measuring = False
     seconds = time.perf_counter() - window_start
-    server_cpu_end = _cpu_seconds(server_pid) if server_pid else None
-    memory_end = _resident_mb(server_pid) if server_pid else None
+    server_cpu_end = _total_cpu_seconds(server_pids)
+    memory_end = _resident_mb(server_pids[0]) if server_pids else None
     own_cpu = time.process_time() - own_cpu
     machine_end = _machine_cpu()
     machine_total = machine_end[1] - machine[1]
@@ -553,9 +602,17 @@ async def _measure(
         machine_cpu_percent=machine_percent,
         load_average=round(os.getloadavg()[0], 2),
         setup_seconds=round(setup, 2),
-        server=base_url,
+        server=", ".join(run.node_urls) if len(run.node_urls) > 1 else base_url,
         target_p99_ms=settings.target_p99_ms,
+        nodes=len(run.node_urls),
+        redirects=run.redirects,
     )
+
+
+def _total_cpu_seconds(pids: Sequence[int]) -> float | None:
+    """The CPU time of every server process together (None when one is unreadable)."""
+    times = [_cpu_seconds(pid) for pid in pids]
+    return None if not times or None in times else sum(t for t in times if t is not None)
 
 
 def _event_loop_runner() -> Any:
@@ -574,35 +631,78 @@ def run_load(settings: LoadSettings) -> LoadReport:
     runner = _event_loop_runner()
     if settings.url is not None:
         _check_loopback(settings.url)
-        report: LoadReport = runner(_drive(settings, settings.url, settings.server_pid))
+        pids = [settings.server_pid] if settings.server_pid else []
+        report: LoadReport = runner(_drive(settings, settings.url, pids))
         return report
     with tempfile.TemporaryDirectory(prefix="shuangkou-load-") as directory:
-        server = ServerProcess(
-            Path(directory), settings.database_url, extra_args=settings.server_args, python=settings.server_python
-        )
-        server.start(timeout=60)
+        servers = _servers(settings, Path(directory))
         try:
-            report = runner(_drive(settings, server.url, server.pid))
+            for server in servers:
+                server.start(timeout=60)
+            urls = [server.url for server in servers]
+            report = runner(_drive(settings, servers[0].url, [server.pid for server in servers], urls))
         finally:
-            server.terminate()
-        problems = [r for r in server.log_records() if r.get("level") in ("ERROR", "CRITICAL")]
+            for server in servers:
+                server.terminate(timeout=60)
+            if len(servers) > 1 or settings.cluster:
+                _forget_cluster(settings.redis_url, servers[0].extra_args)
+        problems = [r for server in servers for r in server.log_records() if r.get("level") in ("ERROR", "CRITICAL")]
         if problems:
             report.errors["server_log_error"] = len(problems)
         return report
 
 
+def _forget_cluster(redis_url: str, server_args: list[str]) -> None:
+    """Delete the Redis keys of the run's cluster (named by its ``--cluster`` option)."""
+    import redis
+
+    prefix = server_args[server_args.index("--cluster") + 1]
+    client = redis.Redis.from_url(redis_url)
+    try:
+        keys = list(client.scan_iter(match=f"{prefix}:*"))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
+
+
+def _servers(settings: LoadSettings, directory: Path) -> list[ServerProcess]:
+    """The server of a run, or with ``settings.nodes`` > 1 the nodes of a fresh cluster (its
+    database emptied of earlier runs' games first, so none is taken over)."""
+    if not settings.cluster and settings.nodes == 1:
+        return [ServerProcess(directory, settings.database_url, extra_args=settings.server_args,
+                              python=settings.server_python)]
+    if not (settings.database_url or "").startswith("postgresql"):
+        raise ValueError("--nodes needs --database-url postgresql+psycopg://... (a cluster runs on PostgreSQL)")
+    run = f"{os.getpid()}-{time.monotonic_ns() % 10**9}"  # node ids of this run only: no earlier game is restored
+    return [
+        ServerProcess(
+            directory / f"node-{number}", settings.database_url, python=settings.server_python,
+            extra_args=[*settings.server_args, "--redis-url", settings.redis_url, "--node-id", f"n{number}-{run}",
+                        "--cluster", f"load-{run}", "--drain-seconds", "0"],
+        )
+        for number in range(settings.nodes)
+    ]
+
+
 def sweep(
-    settings: LoadSettings, counts: Sequence[int], report: Any = None, baseline: str | None = None
+    settings: LoadSettings, counts: Sequence[int], report: Any = None, baseline: str | None = None,
+    compare_nodes: bool = False,
 ) -> dict[str, Any]:
     """One run per table count, each on a fresh server; the largest count that held.
 
     With ``baseline`` (the Python interpreter of another installed copy, e.g. an older
     checkout's ``.venv/bin/python``), each count first runs on a server of that copy, then on
-    this one, so both meet the same machine state; ``baseline_runs`` holds its reports."""
+    this one, so both meet the same machine state; ``baseline_runs`` holds its reports.
+    With ``compare_nodes``, the count first runs on a cluster of one node, then on
+    ``settings.nodes``; ``largest_held_baseline`` and ``held_ratio`` compare them."""
     runs, baseline_runs = [], []
+    if compare_nodes:
+        settings = LoadSettings(**{**asdict(settings), "cluster": True})
     for count in counts:
-        if baseline is not None:
-            before = run_load(LoadSettings(**{**asdict(settings), "tables": count, "server_python": baseline}))
+        if baseline is not None or compare_nodes:
+            changes: dict[str, Any] = {"nodes": 1} if compare_nodes else {"server_python": baseline}
+            before = run_load(LoadSettings(**{**asdict(settings), "tables": count, **changes}))
             baseline_runs.append(before.to_dict())
             if report is not None:
                 report(before)
@@ -612,8 +712,12 @@ def sweep(
             report(result)
     held = [r["tables"] for r in runs if r["held"]]
     outcome = {"runs": runs, "largest_held": max(held) if held else None, "target_p99_ms": settings.target_p99_ms}
-    if baseline is not None:
+    if baseline is not None or compare_nodes:
         outcome["baseline_runs"] = baseline_runs
+        held_before = [r["tables"] for r in baseline_runs if r["held"]]
+        outcome["largest_held_baseline"] = max(held_before) if held_before else None
+        if held and held_before:
+            outcome["held_ratio"] = round(max(held) / max(held_before), 2)
     return outcome
 
 
@@ -658,6 +762,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --sweep: also run each count on a server started by this Python interpreter "
                              "(another installed copy, e.g. an older checkout's .venv/bin/python), just before "
                              "this copy's run, and print the two side by side")
+    parser.add_argument("--nodes", type=int, default=1,
+                        help="start this many servers as the nodes of a cluster (needs --database-url on PostgreSQL "
+                             "and Redis at --redis-url); table k's bots connect to node k mod N")
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0",
+                        help="the cluster's Redis with --nodes (default redis://127.0.0.1:6379/0; loopback only)")
+    parser.add_argument("--compare-nodes", action="store_true",
+                        help="with --sweep and --nodes: run each count on one node, then on N, side by side")
     parser.add_argument("--target-p99", type=float, default=100.0, help="latency target in ms (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bots' choices (default 0)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -665,12 +776,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def settings_from(args: argparse.Namespace) -> LoadSettings:
     """Settings from parsed options (:class:`ValueError` for bad ones)."""
-    if args.tables < 1 or args.duration <= 0 or args.warmup < 0 or args.think < 0:
-        raise ValueError("--tables must be at least 1, --duration positive, --warmup and --think not negative")
+    if args.tables < 1 or args.duration <= 0 or args.warmup < 0 or args.think < 0 or args.nodes < 1:
+        raise ValueError(
+            "--tables and --nodes must be at least 1, --duration positive, --warmup and --think not negative"
+        )
+    if args.nodes > 1 or args.compare_nodes:
+        _check_loopback(args.redis_url)
     return LoadSettings(
         tables=args.tables, duration=args.duration, warmup=args.warmup, think=args.think, room=args.room,
         url=args.url, server_pid=args.server_pid, database_url=args.database_url, seed=args.seed,
-        target_p99_ms=args.target_p99,
+        target_p99_ms=args.target_p99, nodes=args.nodes, cluster=args.nodes > 1, redis_url=args.redis_url,
     )
 
 
@@ -686,17 +801,24 @@ def run_command(args: argparse.Namespace) -> int:
             if not args.json:
                 print(result.to_text(), end="\n\n", flush=True)
 
-        outcome = sweep(settings, counts, progress, args.baseline)
+        if args.compare_nodes and (args.nodes < 2 or args.baseline):
+            raise ValueError("--compare-nodes needs --nodes 2 or more, and no --baseline")
+        outcome = sweep(settings, counts, progress, args.baseline, args.compare_nodes)
         if args.json:
             print(json.dumps(outcome))
         else:
-            if args.baseline:
+            if args.baseline or args.compare_nodes:
                 print(comparison_text(outcome), end="\n\n")
-            print(f"largest table count with p99 under {settings.target_p99_ms:.0f} ms and no error: "
-                  f"{outcome['largest_held']}")
+            if args.compare_nodes:
+                print(f"largest table count with p99 under {settings.target_p99_ms:.0f} ms and no error: "
+                      f"1 node {outcome['largest_held_baseline']}, {args.nodes} nodes {outcome['largest_held']} "
+                      f"(ratio {outcome.get('held_ratio', 'n/a')})")
+            else:
+                print(f"largest table count with p99 under {settings.target_p99_ms:.0f} ms and no error: "
+                      f"{outcome['largest_held']}")
         return 0 if outcome["largest_held"] is not None else 1
-    if args.baseline:
-        raise ValueError("--baseline goes with --sweep")
+    if args.baseline or args.compare_nodes:
+        raise ValueError("--baseline and --compare-nodes go with --sweep")
     result = run_load(settings)
     print(json.dumps(result.to_dict()) if args.json else result.to_text())
     return 0 if result.held else 1

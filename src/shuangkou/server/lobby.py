@@ -13,7 +13,8 @@ from typing import Any
 
 from ..bots import GreedyBot
 from ..config import EDITIONS, ConfigError, load_config
-from ..store import Account, Store
+from ..store import Account, Fence, FencedError, Store, StoredGame
+from .cluster import WAITING_LISTED, Cluster, Redirect
 from .connection import Connection
 from .inbox import Rejoin, Restore, Sit
 from .journal import ActionJournal
@@ -46,8 +47,10 @@ class Lobby:
         bot_delay: float,
         seed: int | None = None,
         commit_delay: float = 0.0,
+        cluster: Cluster | None = None,
     ) -> None:
         self.store = store
+        self.cluster = cluster  # a node of a cluster: tables are claimed, the directory kept
         self.run_db = run_db
         self.rooms_dir = rooms_dir
         self.rooms: dict[str, Room] = {}
@@ -55,6 +58,7 @@ class Lobby:
         self.seated: dict[int, Table] = {}
         self.lock = asyncio.Lock()
         self.accepting = True
+        self._background: set[asyncio.Task[None]] = set()
         self.services = Services(
             store=store,
             run_db=run_db,
@@ -64,6 +68,7 @@ class Lobby:
             on_seated=self._on_seated,
             on_unseated=self._on_unseated,
             on_empty=self._on_empty,
+            on_lost=self._on_lost,
             fill_with_bots=self._fill_waiting_table,
         )
         self.reload_rooms()
@@ -113,14 +118,34 @@ class Lobby:
 
     def summary(self) -> list[RoomSummary]:
         """The rooms as the lobby shows them, with players seated."""
+        counts = [self.local_rooms()]
+        if self.cluster is not None:  # and those of the cluster's other live nodes, as of their last heartbeat
+            counts += [status.rooms for node, status in self.cluster.nodes.items() if node != self.cluster.node_id]
         players: dict[str, int] = {}
         free: dict[str, int] = {}
-        for table in self.tables.values():
-            name = table.room.name
-            players[name] = players.get(name, 0) + len(table.accounts())
-            if table.waiting_for_players():
-                free[name] = free.get(name, 0) + table.free_seats
+        for rooms in counts:
+            for name, (seated, waiting) in rooms.items():
+                players[name] = players.get(name, 0) + seated
+                free[name] = free.get(name, 0) + waiting
         return [room.summary(players.get(name, 0), free.get(name, 0)) for name, room in self.rooms.items()]
+
+    def waiting_tables(self) -> dict[str, list[tuple[str, int]]]:
+        """Per room, the tables where players wait for quick match (the closest to full first)."""
+        waiting: dict[str, list[tuple[str, int]]] = {}
+        for table in self.tables.values():
+            if table.waiting_for_players():
+                waiting.setdefault(table.room.name, []).append((table.id, table.free_seats))
+        return {room: sorted(tables, key=lambda t: t[1])[:WAITING_LISTED] for room, tables in waiting.items()}
+
+    def local_rooms(self) -> dict[str, tuple[int, int]]:
+        """Per room: players seated at this server's tables, and free seats where players wait."""
+        counts: dict[str, tuple[int, int]] = {}
+        for table in self.tables.values():
+            players, free = counts.get(table.room.name, (0, 0))
+            counts[table.room.name] = (
+                players + len(table.accounts()), free + (table.free_seats if table.waiting_for_players() else 0)
+            )
+        return counts
 
     def starting_balances(self) -> dict[str, int]:
         """Balances of a new guest: each edition's starting balance (the first room of it)."""
@@ -152,6 +177,8 @@ class Lobby:
                 raise LobbyError("bad_message", "'seat' chooses a seat at an invite table: name it with 'table'")
             if table_id is not None:
                 table = self.tables.get(table_id)
+                if table is None and self.cluster is not None and (url := await self.cluster.table_url(table_id)):
+                    raise Redirect(url, table_id)  # an invite to a table of another node
                 if table is None:
                     raise LobbyError("unknown_table", f"no table {table_id!r}")
                 if seat is not None and not table.private:
@@ -165,12 +192,12 @@ class Lobby:
                 raise LobbyError("room_closed", f"room {room_name!r} is closed")
             await self._check_entry(account, room)
             if opponent == "bot":
-                table = self._new_table(room)
+                table = await self._new_table(room)
                 await self._sit(table, account, connection)
                 await self._fill_with_bots(table)
                 return table
             if opponent == "invite":
-                table = self._new_table(room)
+                table = await self._new_table(room)
                 table.private = True
                 return await self._sit(table, account, connection)
             waiting = min(  # quick match: the table closest to full (two seats: the one waiting player)
@@ -178,12 +205,17 @@ class Lobby:
                 key=lambda t: t.free_seats,
                 default=None,
             )
+            elsewhere = self.cluster.waiting_elsewhere(room.name) if self.cluster is not None else None
+            if elsewhere is not None and (waiting is None or elsewhere[0] < waiting.free_seats):
+                raise Redirect(elsewhere[1], elsewhere[2])  # players wait on another node: join them there
             if waiting is not None:
                 try:
                     return await self._sit(waiting, account, connection)
                 except LobbyError:  # its player left (and the table closed) meanwhile
                     pass
-            return await self._sit(self._new_table(room), account, connection)
+            if self.cluster is not None and (url := self.cluster.placement(len(self.tables))):
+                raise Redirect(url, room=room.name)  # the new table opens on the least-loaded node
+            return await self._sit(await self._new_table(room), account, connection)
 
     async def fill_with_bots(self, account: Account) -> Table:
         """Seat bots in every free seat of the account's table, between games."""
@@ -218,21 +250,48 @@ class Lobby:
         await table.ask(Sit(account, connection, seat=seat))  # a LobbyError when there is no (such) seat
         return table
 
-    def _new_table(self, room: Room) -> Table:
-        table = Table(secrets.token_urlsafe(8), room, self.services)
+    async def _new_table(self, room: Room, table_id: str | None = None) -> Table:
+        """A running table (claimed first, in a cluster)."""
+        table = Table(table_id or secrets.token_urlsafe(8), room, self.services)
+        if self.cluster is not None:
+            node = self.cluster.node_id
+            table.fence = await self.run_db(partial(self.store.claim_table, table.id, node))
+            self.cluster.table_opened(table.id)
         self.tables[table.id] = table
         table.start()
         return table
 
     def _on_seated(self, account: int, table: Table) -> None:
         self.seated[account] = table
+        if self.cluster is not None:
+            self.cluster.seated(account, table.id)
 
     def _on_unseated(self, account: int, table: Table) -> None:
         if self.seated.get(account) is table:
             del self.seated[account]
+            if self.cluster is not None:
+                self.cluster.unseated(account)
 
     def _on_empty(self, table: Table) -> None:
-        self.tables.pop(table.id, None)
+        self._forget(table)
+        if self.cluster is not None:
+            self.cluster.table_closed(table.id)
+            if table.fence is not None:
+                task = asyncio.get_running_loop().create_task(self._release(table.fence))
+                self._background.add(task)
+                task.add_done_callback(self._background.discard)
+
+    async def _release(self, fence: Fence) -> None:
+        """Forget the claim on a closed table."""
+        await self.run_db(partial(self.store.release_table, fence))
+
+    def _on_lost(self, table: Table) -> None:
+        """Another node claimed the table: forget it here, leave the directory to that node."""
+        self._forget(table)
+
+    def _forget(self, table: Table) -> None:
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
         for account, seated in list(self.seated.items()):
             if seated is table:
                 del self.seated[account]
@@ -247,32 +306,108 @@ class Lobby:
         with it, at a table of a closed room: it finishes but no new game starts there."""
         restored = voided = 0
         for stored in await self.run_db(self.store.running_games):
-            room = self.rooms.get(stored.room)
-            table: Table | None = None
-            try:
-                record, game = restore_game(stored)
-                if room is None:
-                    room = Room(stored.room, game.settings, "(removed)", open=False)
-                table = Table(secrets.token_urlsafe(8), room, self.services)
-                self.tables[table.id] = table
-                table.start()
-                await table.ask(Restore(stored.game_id, record, game))
-                METRICS.games_restored.inc()
+            if await self._restore(stored, stored.table_id):
                 restored += 1
-            except Exception as problem:  # anything that stops a replay voids the game
-                reason = f"not restorable: {problem}"
-                log.warning("game voided", extra={"game": stored.game_id, "reason": reason})
-                await self.run_db(partial(self.store.void_game, stored.game_id, reason))
-                METRICS.games_voided.inc()
-                if table is not None:
-                    await table.stop()
-                    self._on_empty(table)
+            else:
                 voided += 1
         return restored, voided
 
-    async def shutdown(self) -> None:
-        """Stop seating, stop every table (running games stay persisted for restore)."""
+    async def adopt(self, game_id: str, table_id: str | None) -> bool:
+        """A node of a cluster takes over the unfinished game ``game_id`` of a node that
+        died (or of its own id before a restart): claims its table, so that the old
+        owner's writes are refused from now on, then reads and restores the game."""
+        if table_id is not None and table_id in self.tables:
+            return False  # runs here already
+        assert self.cluster is not None, "only a cluster's node adopts games"
+        stored = await self.run_db(partial(self.store.get_game, game_id))
+        if stored is None or stored.status != "running":
+            return False
+        table_id = table_id or _record_table(stored)
+        fence = await self.run_db(partial(self.store.claim_table, table_id, self.cluster.node_id))
+        stored = await self.run_db(partial(self.store.get_game, game_id))  # every action before the claim
+        if stored is None or stored.status != "running":
+            await self.run_db(partial(self.store.release_table, fence))
+            return False
+        if not await self._restore(stored, fence.table_id, fence):
+            return False
+        METRICS.tables_taken_over.inc()
+        log.info("table taken over", extra={"table": fence.table_id, "game": game_id, "token": fence.token})
+        return True
+
+    async def _restore(self, stored: StoredGame, table_id: str | None, fence: Fence | None = None) -> bool:
+        """Run a stored running game at a table again; void it when it cannot be (True: restored)."""
+        room = self.rooms.get(stored.room)
+        table: Table | None = None
+        try:
+            record, game = restore_game(stored)
+            if room is None:
+                room = Room(stored.room, game.settings, "(removed)", open=False)
+            table = Table(table_id or record.table or secrets.token_urlsafe(8), room, self.services, fence=fence)
+            if self.cluster is not None:
+                self.cluster.table_opened(table.id)
+            self.tables[table.id] = table
+            table.start()
+            if fence is not None and stored.table_id is None:  # a game of a single server: name its table
+                await self.run_db(partial(
+                    self.store.save_game, stored.game_id, stored.room, stored.config_json, stored.record_json,
+                    "running", table.id, fence,
+                ))
+            await table.ask(Restore(stored.game_id, record, game))
+            METRICS.games_restored.inc()
+            return True
+        except FencedError:
+            return True  # claimed by another node meanwhile: it runs the game
+        except Exception as problem:  # anything that stops a replay voids the game
+            reason = f"not restorable: {problem}"
+            log.warning("game voided", extra={"game": stored.game_id, "reason": reason})
+            try:
+                await self.run_db(partial(self.store.void_game, stored.game_id, reason, fence))
+            except FencedError:
+                return True
+            METRICS.games_voided.inc()
+            if table is not None:
+                await table.stop()
+                self._on_empty(table)
+            return False
+
+    async def check_fences(self) -> None:
+        """After this node's liveness lapsed: stop every table another node has claimed meanwhile."""
+        fenced = {table.id: table for table in self.tables.values() if table.fence is not None and not table.lost}
+        if not fenced:
+            return
+        tokens = await self.run_db(partial(self.store.fence_tokens, list(fenced)))
+        for table_id, table in fenced.items():
+            assert table.fence is not None
+            if tokens.get(table_id) != table.fence.token and not table.lost:  # (not lost by a write meanwhile)
+                log.warning("table lost", extra={"table": table_id, "reason": "claimed while this node lapsed"})
+                METRICS.tables_lost.inc()
+                table.lost = True
+                await table.stop()
+
+    def stop_seating(self) -> None:
+        """Seat nobody and deal no new game from now on (games in progress go on)."""
         self.accepting = False
         for room in self.rooms.values():
             room.open = False
+
+    async def finish_games(self, seconds: float) -> None:
+        """Stop seating, then wait up to ``seconds`` for the games in progress to end and be paid."""
+        self.stop_seating()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        while any(table.unsettled for table in self.tables.values()) and loop.time() < deadline:
+            await asyncio.sleep(0.1)
+
+    async def shutdown(self) -> None:
+        """Stop seating, stop every table (running games stay persisted for restore)."""
+        self.stop_seating()
         await asyncio.gather(*(table.stop() for table in list(self.tables.values())))
+
+
+def _record_table(stored: StoredGame) -> str:
+    """The table a stored game's record names (games stored before tables were recorded with them)."""
+    try:
+        record, _ = restore_game(stored)
+    except Exception:  # not restorable: the restore voids it under a table of its own
+        return secrets.token_urlsafe(8)
+    return record.table or secrets.token_urlsafe(8)

@@ -28,6 +28,13 @@ class Metrics:
     gc_pause: Histogram
     database: Histogram
     action_batch: Histogram
+    tables_lost: Counter
+    tables_taken_over: Counter
+    node: Gauge
+    cluster_nodes: Gauge
+    cluster_tables: Gauge
+    cluster_players: Gauge
+    cluster_connections: Gauge
 
     @classmethod
     def create(cls) -> Metrics:
@@ -80,6 +87,28 @@ class Metrics:
                 "Game actions written by one transaction (group commit)",
                 buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256),
                 registry=registry,
+            ),
+            tables_lost=Counter(
+                "shuangkou_tables_lost",
+                "Tables this node stopped because another node claimed them (a write refused by its fence)",
+                registry=registry,
+            ),
+            tables_taken_over=Counter(
+                "shuangkou_tables_taken_over",
+                "Unfinished tables of another node (or of this node id before a restart) claimed and restored",
+                registry=registry,
+            ),
+            node=Gauge("shuangkou_node", "1, labelled with this server's node id in its cluster", ["node"],
+                       registry=registry),
+            cluster_nodes=Gauge("shuangkou_cluster_nodes", "Live nodes of the cluster (last heartbeat)",
+                                registry=registry),
+            cluster_tables=Gauge("shuangkou_cluster_tables", "Tables of each live node (last heartbeat)", ["node"],
+                                 registry=registry),
+            cluster_players=Gauge("shuangkou_cluster_players", "Players seated at each live node (last heartbeat)",
+                                  ["node"], registry=registry),
+            cluster_connections=Gauge(
+                "shuangkou_cluster_connections", "Open WebSocket connections of each live node (last heartbeat)",
+                ["node"], registry=registry,
             ),
         )
 

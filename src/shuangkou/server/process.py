@@ -5,6 +5,7 @@
         server.kill()            # SIGKILL: a crash
         server.start()           # the same database again
         server.terminate()       # SIGTERM: a graceful stop
+        server.pause()           # SIGSTOP, then server.resume(): SIGCONT
 
 The server listens on 127.0.0.1 only, on a free port chosen at the first start and kept
 across restarts; its log (JSON lines) goes to ``server.log`` in the data directory.
@@ -100,6 +101,16 @@ class ServerProcess:
     def kill(self) -> None:
         """SIGKILL: the process dies at once, as in a crash."""
         self._stop(signal.SIGKILL, 10.0)
+
+    def pause(self) -> None:
+        """SIGSTOP: the process stands still (its timers, its Redis renewals) until :meth:`resume`."""
+        assert self.process is not None, "start() first"
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """SIGCONT after :meth:`pause`."""
+        assert self.process is not None, "start() first"
+        self.process.send_signal(signal.SIGCONT)
 
     def terminate(self, timeout: float = 15.0) -> int:
         """SIGTERM and wait for a graceful exit; returns the exit status."""

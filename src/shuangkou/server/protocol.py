@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
@@ -230,6 +230,20 @@ class LeftMessage(TypedDict):
     charged: EscapeCostView | None
 
 
+class RedirectMessage(TypedDict):
+    """A cluster's node: the player's table runs on another node, at ``url`` (its base
+    URL); the client connects there with the same token. Sent instead of ``welcome`` (the
+    socket closes), or in answer to a ``join``: with ``table``, players wait at that table
+    on that node (or the invite names it): the client connects there and joins it; with
+    ``room``, no table waits and that node runs fewer tables: the client connects there
+    and joins the room by quick match."""
+
+    type: Literal["redirect"]
+    url: str
+    table: NotRequired[str]
+    room: NotRequired[str]
+
+
 class ClosedMessage(TypedDict):
     """The connection is closed by the server; ``reason`` says why (e.g. ``replaced``)."""
 
@@ -245,7 +259,8 @@ def error(code: ErrorCode, message: str) -> ErrorMessage:
 def schemas() -> dict[str, Any]:
     """JSON Schema of every client and server message."""
     server = [
-        WelcomeMessage, StateMessage, HintReply, NoticeMessage, ErrorMessage, PongMessage, LeftMessage, ClosedMessage
+        WelcomeMessage, StateMessage, HintReply, NoticeMessage, ErrorMessage, PongMessage, LeftMessage, ClosedMessage,
+        RedirectMessage,
     ]
     return {
         "client": _CLIENT.json_schema(by_alias=True),

@@ -9,6 +9,7 @@ from typing import Final
 from sqlalchemy.engine import make_url
 
 from ..store import DEFAULT_DATABASE_URL
+from .cluster import ClusterSettings
 
 __all__ = ["DATABASE_FILE", "ServerSettings", "database_url_in"]
 
@@ -38,3 +39,5 @@ class ServerSettings:
     burst: float = 40.0
     tune_gc: bool = False  # set by serve(): a process of its own may tune the garbage collector
     ws_deflate: bool = False  # per-message compression: less bandwidth, much more CPU and memory per socket
+    cluster: ClusterSettings | None = None  # a node of a cluster (docs/deployment.md); None: a single server
+    drain_seconds: float = 30.0  # a cluster's node, on SIGTERM: how long running games may go on before handover

@@ -13,6 +13,7 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from starlette.requests import HTTPConnection
 
 from ..store import Account, Store
+from .cluster import Cluster, NodeStatus
 from .connection import Connection
 from .lobby import Lobby, LobbyError
 from .metrics import METRICS
@@ -31,9 +32,14 @@ class AppState:
     lifespan).
     """
 
-    def __init__(self, settings: ServerSettings) -> None:
+    def __init__(self, settings: ServerSettings, instance: str | None = None) -> None:
         self.settings = settings
-        self.signer = URLSafeTimedSerializer(_secret(settings), salt="shuangkou-session")
+        self.instance = instance  # a cluster's node: the value of its liveness key (see datalock.claim)
+        # A cluster's nodes share the secret, kept in the database (set at start).
+        self.signer = URLSafeTimedSerializer(
+            _secret(settings) if settings.cluster is None else secrets.token_urlsafe(32), salt="shuangkou-session"
+        )
+        self.cluster: Cluster | None = None
         self.connections: set[Connection] = set()
         # SQLite: the calls run in the event loop itself. A call takes a fraction of a
         # millisecond (commits are not flushed, see docs/server.md), less than handing it to a
@@ -69,11 +75,57 @@ class AppState:
         """Open the database, load the rooms and restore the unfinished games; returns
         (restored, voided)."""
         settings = self.settings
-        self._store = await self.run_db(lambda: Store(settings.database_url))
-        self._lobby = Lobby(
-            self._store, self.run_db, settings.rooms_dir, settings.bot_delay, settings.seed, settings.commit_delay
+        store = self._store = await self.run_db(lambda: Store(settings.database_url))
+        if settings.cluster is not None:
+            assert self.instance is not None, "a cluster's node starts with its liveness key held"
+            secret = await self.run_db(lambda: store.shared_secret("session"))
+            self.signer = URLSafeTimedSerializer(secret, salt="shuangkou-session")
+            self.cluster = Cluster(settings.cluster, self.instance)
+            METRICS.node.labels(settings.cluster.node_id).set(1)
+        lobby = self._lobby = Lobby(
+            store, self.run_db, settings.rooms_dir, settings.bot_delay, settings.seed, settings.commit_delay,
+            self.cluster,
         )
-        return await self._lobby.restore()
+        if self.cluster is None:
+            return await lobby.restore()
+        restored = await self.cluster.start(self.node_status, self._running_games, lobby.adopt, lobby.check_fences)
+        return restored, 0
+
+    def node_status(self) -> NodeStatus:
+        """This node's load, as its heartbeat publishes it."""
+        assert self.settings.cluster is not None
+        lobby = self.lobby
+        return NodeStatus(
+            self.settings.cluster.node_id, self.settings.cluster.public_url, len(lobby.tables), len(lobby.seated),
+            len(self.connections), lobby.accepting, lobby.local_rooms(), lobby.waiting_tables(),
+        )
+
+    async def _running_games(self, nodes: list[str] | None) -> list[tuple[str, str | None, str | None]]:
+        """The running games (of ``nodes``): game, table, node."""
+        store = self.store
+        found = await self.run_db(lambda: store.running_game_owners(nodes))
+        return [(game.game_id, game.table_id, game.node) for game in found]
+
+    async def route(self, account: Account) -> tuple[str, str | None] | None:
+        """Where a connecting player belongs, in a cluster: None here (seated here, or
+        nowhere); else ("redirect", URL of the node running the player's table), or
+        ("moving", None) while no live node runs it (it is being taken over)."""
+        cluster = self.cluster
+        if cluster is None or account.id in self.lobby.seated:
+            return None
+        if not self.lobby.accepting:  # stopping: another node seats the player
+            elsewhere = cluster.least_loaded()
+            return ("redirect", elsewhere) if elsewhere is not None else None
+        table, url = await cluster.owner_url(account.id)
+        if table is None or url == cluster.settings.public_url:
+            return None
+        if url is not None:
+            return "redirect", url
+        store = self.store
+        if await self.run_db(lambda: store.running_game_at(table)) is None:
+            cluster.unseated(account.id)  # a table without a game, closed with its node: the seat is gone
+            return None
+        return "moving", None
 
     async def drain(self) -> None:
         """Graceful stop, before the HTTP server closes its sockets: stop seating, stop every
@@ -83,6 +135,8 @@ class AppState:
             return
         self._drained = True
         open_connections = len(self.connections)
+        if self.cluster is not None:
+            await self._leave_cluster()
         await self._lobby.shutdown()
         for connection in list(self.connections):
             connection.close("shutdown")
@@ -91,9 +145,27 @@ class AppState:
             await asyncio.wait(writers, timeout=3)
         log.info("drained", extra={"connections": open_connections, "tables": len(self._lobby.tables)})
 
+    async def _leave_cluster(self) -> None:
+        """A cluster's node stops: seat nobody, let the games in progress end (up to
+        ``drain_seconds``), give up the node's liveness (the other nodes take over the games
+        still running), and send every client to another node."""
+        assert self.cluster is not None
+        lobby = self.lobby
+        playing = sum(table.unsettled for table in lobby.tables.values())
+        await lobby.finish_games(self.settings.drain_seconds)
+        handed_over = sum(table.unsettled for table in lobby.tables.values())
+        elsewhere = self.cluster.least_loaded()
+        await self.cluster.leave()
+        if elsewhere is not None:
+            for connection in list(self.connections):
+                connection.send({"type": "redirect", "url": elsewhere})
+        log.info("left the cluster", extra={"playing": playing, "handed_over": handed_over, "redirect": elsewhere})
+
     async def stop(self) -> None:
         """Drain, then close the database."""
         await self.drain()
+        if self.cluster is not None:
+            await self.cluster.stop()
         if self._store is not None:
             await self.run_db(self._store.close)
         if self._db_pool is not None:

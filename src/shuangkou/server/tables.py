@@ -39,7 +39,7 @@ from ..game import (
     action_to_dict,
 )
 from ..scoring import SettlementView, TableSettlementView
-from ..store import Account, Store
+from ..store import Account, Fence, FencedError, Store
 from . import protocol as p
 from .clock import Countdown, Turn, TurnClock
 from .connection import Connection
@@ -93,6 +93,7 @@ class Services:
     on_seated: Callable[[int, Table], None] = lambda account, table: None
     on_unseated: Callable[[int, Table], None] = lambda account, table: None
     on_empty: Callable[[Table], None] = lambda table: None
+    on_lost: Callable[[Table], None] = lambda table: None  # another node claimed the table
     fill_with_bots: Callable[[Table], Coroutine[Any, Any, None]] = _no_bots
     seed: int | None = None  # tests and demos only: the n-th game (from 0) is dealt with seed + n
     deals: int = 0
@@ -128,6 +129,8 @@ class Table:
     room: Room
     services: Services
     private: bool = False  # an invite table: seated only by its id, never by quick match
+    fence: Fence | None = None  # this node's claim on the table (a cluster's node; None: a single server)
+    lost: bool = False  # another node claimed the table: its writes were refused, it stops
     seats: list[Seat | None] = field(default_factory=list)  # one per seat of the room
     spectators: set[Connection] = field(default_factory=set)
     current: TableGame | None = None
@@ -185,6 +188,12 @@ class Table:
         return self.current is not None and not self.current.game.finished
 
     @property
+    def unsettled(self) -> bool:
+        """A game is in progress, or over and not yet paid."""
+        current = self.current
+        return current is not None and (not current.game.finished or current.settlement is None)
+
+    @property
     def free_seats(self) -> int:
         """Seats nobody holds."""
         return sum(seat is None for seat in self.seats)
@@ -229,6 +238,13 @@ class Table:
                 started = time.perf_counter()
                 try:
                     await self._handle(item)
+                except FencedError as problem:  # another node runs the table now
+                    log.warning("table lost", extra={"table": self.id, "room": self.room.name, "reason": str(problem)})
+                    METRICS.tables_lost.inc()
+                    self.lost = True
+                    if isinstance(item, Request):
+                        fail(item, TableFull("the table moved to another server"))
+                    break
                 except LobbyError as problem:  # a seat refused (TableFull among others)
                     if isinstance(item, Request):
                         fail(item, problem)
@@ -252,9 +268,11 @@ class Table:
                     seat.ready_clock.stop()
             self.inbox.close(TableFull("the table is closed"))  # nobody waits for an answer that never comes
             for connection in self._connections():
-                connection.close("shutdown" if self.stopping else "table_closed")
+                connection.close("moved" if self.lost else "shutdown" if self.stopping else "table_closed")
             METRICS.tables.dec()
-            if not self.stopping:
+            if self.lost:
+                self.services.on_lost(self)
+            elif not self.stopping:
                 self.services.on_empty(self)
 
     async def _handle(self, item: Asked | Told) -> None:
@@ -526,8 +544,10 @@ class Table:
         game_id = uuid.uuid4().hex
         self.current = TableGame(game, game_id)
         record = _dumps(self._record(game).to_dict())
-        store, room = self.services.store, self.room.name
-        await self.services.run_db(lambda: store.save_game(game_id, room, config.to_json(), record, "running"))
+        store, room, fence = self.services.store, self.room.name, self.fence
+        await self.services.run_db(
+            lambda: store.save_game(game_id, room, config.to_json(), record, "running", self.id, fence)
+        )
         METRICS.games.inc()
         self._log("game started")
         self._changed(list(game.events))
@@ -549,7 +569,10 @@ class Table:
             return False
         data = _dumps(action_to_dict(action))
         try:
-            await self.services.journal.append(current.game_id, game.seq, data)
+            await self.services.journal.append(current.game_id, game.seq, data, self.fence)
+        except FencedError:
+            game.undo()
+            raise
         except Exception:
             # Not persisted, so not acknowledged: back to the state before the action.
             log.exception("action not saved", extra={"table": self.id, "game": current.game_id, "seq": game.seq})
@@ -600,6 +623,7 @@ class Table:
         deltas = {accounts[i]: settlement.deltas[i] for i in seats}
         record = _dumps(self._record(game).to_dict())
         summary = _dumps(settlement.to_dict())
+        fence = self.fence
 
         def write() -> None:
             store.apply_settlement(
@@ -610,8 +634,9 @@ class Table:
                 config.allow_negative,
                 f"game {game_id}",
                 seats={accounts[i]: i for i in seats},
+                fence=fence,
             )
-            store.finish_game(game_id, record, summary)
+            store.finish_game(game_id, record, summary, fence)
 
         self.current = current = replace(current, maybe_paid=True)
         await self.services.run_db(write)

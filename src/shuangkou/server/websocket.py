@@ -18,6 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..errors import ErrorCode
 from ..store import Account
 from . import protocol as p
+from .cluster import Redirect
 from .connection import Connection, RateLimiter
 from .inbox import Disconnect, Received, Reconnect, Unwatch, Watch
 from .lobby import LobbyError
@@ -68,6 +69,8 @@ class ClientSession:
                 )
             except LobbyError as problem:
                 await self.refuse(problem.code, problem.message)
+            except Redirect as there:  # quick match: players wait on another node of the cluster
+                self.connection.send(there.message())
         elif isinstance(message, p.BotsMessage):
             try:
                 await lobby.fill_with_bots(self.account)
@@ -113,6 +116,13 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         account = await state.account_from_token(websocket.query_params.get("token"))
     except LobbyError as problem:
         await _refuse_and_close(websocket, problem.code, problem.message, 4401)
+        return
+    route = await state.route(account)
+    if route is not None:  # a cluster: the player's table runs on another node, or this one stops
+        where, url = route
+        moved = {"type": "redirect", "url": url} if where == "redirect" else {"type": "closed", "reason": where}
+        await websocket.send_text(json.dumps(moved))
+        await websocket.close(code=1000)
         return
     if not state.lobby.accepting:
         await _refuse_and_close(websocket, "shutting_down", "the server is shutting down", 1012)

@@ -55,6 +55,7 @@ from .errors import (
     BalanceFloorError,
     BalanceRangeError,
     DuplicateActionError,
+    FencedError,
     GameStateError,
     InvalidNameError,
     InvalidTypeError,
@@ -64,6 +65,7 @@ from .errors import (
     UnknownGameError,
     ZeroSumError,
 )
+from .fences import Fence, RunningGame
 from .journal import GAME_STATUSES, GameAction, Journal, StoredGame, _games
 from .money import EDITIONS, NAME_MAX_LENGTH, Account, LedgerEntry, Money, _ledger_entry, validate_name
 from .schema import games_table, ledger_table, metadata
@@ -77,12 +79,15 @@ __all__ = [
     "BalanceFloorError",
     "BalanceRangeError",
     "DuplicateActionError",
+    "Fence",
+    "FencedError",
     "GameAction",
     "GameStateError",
     "InvalidNameError",
     "InvalidTypeError",
     "InvalidValueError",
     "LedgerEntry",
+    "RunningGame",
     "Store",
     "StoreError",
     "StoredGame",

@@ -10,6 +10,7 @@ __all__ = [
     "BalanceFloorError",
     "BalanceRangeError",
     "DuplicateActionError",
+    "FencedError",
     "GameStateError",
     "InvalidNameError",
     "InvalidTypeError",
@@ -65,6 +66,11 @@ class DuplicateActionError(StoreError):
 
 class GameStateError(StoreError):
     """The game is not in a state that allows the request (e.g. appending to a finished game)."""
+
+
+class FencedError(StoreError):
+    """The table was claimed by another node since this one claimed it: its fencing token is
+    no longer the table's, and the write is refused (docs/deployment.md)."""
 
 
 class LeaseError(StoreError):

@@ -16,8 +16,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
 from .checks import check_choice, check_int, check_json, check_page, check_text
-from .database import Database, DriverStatement
+from .database import DriverStatement
 from .errors import DuplicateActionError, GameStateError, InvalidValueError, StoreError, UnknownGameError
+from .fences import Fence, Fences, check_fence
 from .schema import ID_MAX_LENGTH, game_actions_table, games_table, utc, utc_now
 
 __all__ = ["GAME_STATUSES", "GameAction", "Journal", "StoredGame"]
@@ -59,10 +60,15 @@ class StoredGame:
     created_at: datetime
     updated_at: datetime
     actions: tuple[GameAction, ...] = field(default=())
+    table_id: str | None = None  # the table it is played at (None: stored before tables were named)
 
 
-class Journal(Database):
-    """The stored games: the part of :class:`~shuangkou.store.Store` that a crash must not lose."""
+class Journal(Fences):
+    """The stored games: the part of :class:`~shuangkou.store.Store` that a crash must not lose.
+
+    Every write takes an optional :class:`~shuangkou.store.fences.Fence`: the claim of the
+    node that runs the game's table, checked in the same transaction (a cluster's nodes
+    pass one, a single server none)."""
 
     def save_game(
         self,
@@ -71,11 +77,14 @@ class Journal(Database):
         config_json: str,
         record_json: str | None = None,
         status: str = "running",
+        table_id: str | None = None,
+        fence: Fence | None = None,
     ) -> None:
         """Create or update a game; a finished or void game can no longer be saved (:class:`GameStateError`).
 
         The server saves a game when it starts (status ``"running"``) and may save its record
-        again while it runs; :meth:`finish_game` and :meth:`void_game` end it.
+        again while it runs; :meth:`finish_game` and :meth:`void_game` end it. ``table_id``
+        names the table it is played at.
         """
         game_id = check_text(game_id, "game_id", ID_MAX_LENGTH)
         room = check_text(room, "room", ID_MAX_LENGTH)
@@ -83,12 +92,15 @@ class Journal(Database):
         if record_json is not None:
             record_json = check_json(record_json, "record_json")
         status = check_choice(status, "game status", GAME_STATUSES)
+        if table_id is not None:
+            table_id = check_text(table_id, "table_id", ID_MAX_LENGTH)
         values: dict[str, Any] = {
             "game_id": game_id, "room": room, "config_json": config_json, "record_json": record_json,
-            "status": status, "now": utc_now(), "running": "running",
+            "status": status, "table_id": table_id, "now": utc_now(), "running": "running",
         }
         upsert, status_of = self._save_statements
         with self._driver_transaction() as cursor:
+            self._check_fences(cursor, [fence] if fence is not None else [])
             cursor.execute(upsert.sql, upsert.parameters(values))
             if not cursor.fetchall():  # the row exists and is not running
                 cursor.execute(status_of.sql, status_of.parameters(values))
@@ -100,7 +112,9 @@ class Journal(Database):
         status query, compiled once."""
         insert = (postgresql.insert if self.dialect == "postgresql" else sqlite.insert)(games_table)
         now = bindparam("now", type_=games_table.c.updated_at.type)
-        values: dict[str, Any] = {key: bindparam(key) for key in ("room", "config_json", "record_json", "status")}
+        values: dict[str, Any] = {
+            key: bindparam(key) for key in ("room", "config_json", "record_json", "status", "table_id")
+        }
         upsert = (
             insert.values(game_id=bindparam("game_id"), created_at=now, updated_at=now, **values)
             .on_conflict_do_update(
@@ -117,14 +131,16 @@ class Journal(Database):
         """The status check and the insert of :meth:`append_actions`, compiled once."""
         return self.driver_statement(_GAME_STATUS_FOR_UPDATE), self.driver_statement(_INSERT_ACTION)
 
-    def append_action(self, game_id: str, seq: int, action_json: str) -> None:
+    def append_action(self, game_id: str, seq: int, action_json: str, fence: Fence | None = None) -> None:
         """Store action number ``seq`` of a running game (before the server acknowledges it).
 
         A second action with the same ``seq`` raises :class:`DuplicateActionError`; an unknown
-        game :class:`UnknownGameError`; a game that is not running :class:`GameStateError`.
+        game :class:`UnknownGameError`; a game that is not running :class:`GameStateError`;
+        a fence that is no longer the table's :class:`~shuangkou.store.FencedError`.
         """
         row = _action_row(game_id, seq, action_json)
         with self._transaction(write=True) as conn:
+            check_fence(conn, fence)
             status = conn.execute(_GAME_STATUS_FOR_UPDATE, {"game_id": game_id}).scalar_one_or_none()
             if status is None:
                 raise UnknownGameError(f"no game {game_id!r}")
@@ -135,21 +151,26 @@ class Journal(Database):
             except IntegrityError:
                 raise DuplicateActionError(f"game {game_id} already has action {seq}") from None
 
-    def append_actions(self, actions: Sequence[tuple[str, int, str]]) -> list[StoreError | None]:
+    def append_actions(
+        self, actions: Sequence[tuple[str, int, str]], fences: Sequence[Fence | None] | None = None
+    ) -> list[StoreError | None]:
         """Store several ``(game_id, seq, action_json)`` actions, of any games, with one commit
         (a group commit): for each, in order, None when it was stored, else the error
-        :meth:`append_action` raises for it.
+        :meth:`append_action` raises for it. ``fences``, when given, holds each action's fence.
 
-        When every action can be stored they are written in one transaction; otherwise each
-        is stored on its own, so a bad action never holds back the others. Errors of the
-        database itself (it is unreachable, say) raise.
+        When every action can be stored they are written in one transaction (the fences of
+        its tables checked by one statement); otherwise each is stored on its own, so a bad
+        action never holds back the others. Errors of the database itself (it is
+        unreachable, say) raise.
         """
         if not actions:
             return []
+        each_fence = list(fences) if fences is not None else [None] * len(actions)
         status, insert = self._append_statements
         try:
             rows = [_action_row(*action) for action in actions]
             with self._driver_transaction() as cursor:
+                self._check_fences(cursor, (fence for fence in each_fence if fence is not None))
                 running = True
                 for game in sorted({row["game_id"] for row in rows}):  # locked in one order
                     cursor.execute(status.sql, status.parameters({"game_id": game}))
@@ -161,15 +182,15 @@ class Journal(Database):
         except (StoreError, IntegrityError):
             pass  # one by one below: each action gets its own answer
         outcomes: list[StoreError | None] = []
-        for action in actions:
+        for action, fence in zip(actions, each_fence, strict=True):
             try:
-                self.append_action(*action)
+                self.append_action(*action, fence=fence)
                 outcomes.append(None)
             except StoreError as error:
                 outcomes.append(error)
         return outcomes
 
-    def finish_game(self, game_id: str, record_json: str, settlement_json: str) -> bool:
+    def finish_game(self, game_id: str, record_json: str, settlement_json: str, fence: Fence | None = None) -> bool:
         """Mark a running game finished with its record and settlement breakdown (R9.6).
 
         Returns False, changing nothing, when the game is already finished (a retry);
@@ -179,20 +200,22 @@ class Journal(Database):
             "record_json": check_json(record_json, "record_json"),
             "settlement_json": check_json(settlement_json, "settlement_json"),
         }
-        return self._end_game(game_id, "finished", values)
+        return self._end_game(game_id, "finished", values, fence)
 
-    def void_game(self, game_id: str, reason: str) -> bool:
+    def void_game(self, game_id: str, reason: str, fence: Fence | None = None) -> bool:
         """Mark a running game void (abandoned, never settled), keeping ``reason``.
 
         Returns False, changing nothing, when it is already void; raises
         :class:`GameStateError` for a finished game and :class:`UnknownGameError` for none.
         """
-        return self._end_game(game_id, "void", {"void_reason": check_text(reason, "reason", _VOID_REASON_MAX_LENGTH)})
+        reason = check_text(reason, "reason", _VOID_REASON_MAX_LENGTH)
+        return self._end_game(game_id, "void", {"void_reason": reason}, fence)
 
-    def _end_game(self, game_id: str, status: str, values: dict[str, str]) -> bool:
+    def _end_game(self, game_id: str, status: str, values: dict[str, str], fence: Fence | None) -> bool:
         update, status_of = self._end_statements(tuple(values))
         parameters = {"game_id": game_id, "running": "running", "status": status, "now": utc_now(), **values}
         with self._driver_transaction() as cursor:
+            self._check_fences(cursor, [fence] if fence is not None else [])
             cursor.execute(update.sql, update.parameters(parameters))
             if cursor.rowcount == 1:
                 return True
@@ -303,15 +326,8 @@ def _games(conn: Connection, query: Any, with_actions: bool) -> list[StoredGame]
             created_at=utc(row.created_at),
             updated_at=utc(row.updated_at),
             actions=tuple(actions[row.game_id]),
+            table_id=row.table_id,
         )
         for row in rows
     ]
 
-
-def _status(conn: Connection, game_id: str) -> str:
-    status = conn.execute(
-        select(games_table.c.status).where(games_table.c.game_id == game_id)
-    ).scalar_one_or_none()
-    if status is None:
-        raise UnknownGameError(f"no game {game_id!r}")
-    return str(status)

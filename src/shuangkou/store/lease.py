@@ -10,8 +10,10 @@ however the process ends.
 - SQLite file: an exclusive ``flock`` on the file ``DATABASE-lease`` beside the database.
 - SQLite in memory: no lease (nothing outlives the process).
 
-The lease covers the whole database. It is meant to be replaced by finer leases (per
-table) when several servers share one database; nothing else depends on it.
+The lease covers the whole database. The nodes of a cluster (several servers on one
+PostgreSQL database, docs/deployment.md) take it *shared*: they run the database's games
+together, each table claimed by one node (:mod:`shuangkou.store.fences`), while a single
+server, which runs them all, takes it exclusive; so the two never run on one database.
 """
 
 from __future__ import annotations
@@ -82,7 +84,8 @@ class ServerLease:
     another server holds it, :class:`LeaseError` when the database cannot be reached.
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, shared: bool = False) -> None:
+        self.shared = shared  # the nodes of a cluster share the lease; a single server holds it alone
         parsed = make_url(url)
         if parsed.drivername == "postgresql":
             parsed = parsed.set(drivername="postgresql+psycopg")
@@ -116,7 +119,8 @@ class ServerLease:
         try:
             search_path = connection.execute(text("select current_setting('search_path')")).scalar_one()
             key = _signed32(zlib.crc32(str(search_path).encode()))
-            lock = text("select pg_try_advisory_lock(:lease, :key)").bindparams(lease=LEASE_CLASS, key=key)
+            function = "pg_try_advisory_lock_shared" if self.shared else "pg_try_advisory_lock"
+            lock = text(f"select {function}(:lease, :key)").bindparams(lease=LEASE_CLASS, key=key)
             while not (taken := connection.execute(lock).scalar_one()) and time.monotonic() < deadline:
                 time.sleep(0.1)
         except BaseException:
@@ -124,9 +128,10 @@ class ServerLease:
             raise
         if not taken:
             connection.close()
+            holder, who = ("a single server", "it") if self.shared else ("another server", "that server (or cluster)")
             raise LeaseHeldError(
-                f"another server holds the lease on {self._url} (search path {search_path}): "
-                f"PostgreSQL advisory lock ({LEASE_CLASS}, {key}); stop that server first"
+                f"{holder} holds the lease on {self._url} (search path {search_path}): "
+                f"PostgreSQL advisory lock ({LEASE_CLASS}, {key}); stop {who} first"
             )
         return connection
 

@@ -28,6 +28,7 @@ from .errors import (
     UnknownAccountError,
     ZeroSumError,
 )
+from .fences import Fence, check_fence
 from .schema import (
     ID_MAX_LENGTH,
     OPERATOR_MAX_LENGTH,
@@ -367,6 +368,7 @@ class Money(Database):
         allow_negative: bool,
         reason: str,
         seats: Mapping[int, int] | None = None,
+        fence: Fence | None = None,
     ) -> bool:
         """Pay a game: every balance change and its ledger row in one transaction (R9.9).
 
@@ -374,7 +376,9 @@ class Money(Database):
         (fees, escape remainder: R9.7, R10.3); they must sum to zero (:class:`ZeroSumError`).
         ``seats`` optionally maps account ids to their seat, recorded in the ledger.
         Unless ``allow_negative``, no balance may end below 0 (:class:`BalanceFloorError`;
-        the caller caps payments beforehand as R9.5 says). On any error nothing changes.
+        the caller caps payments beforehand as R9.5 says). ``fence``: the claim of the node
+        that runs the game's table, checked in the same transaction (:class:`FencedError`).
+        On any error nothing changes.
 
         Returns True when the game was paid now, False when it had been paid already (by an
         earlier or a concurrent call): then nothing changes, whatever the arguments.
@@ -401,6 +405,7 @@ class Money(Database):
         now = utc_now()
         try:
             with self._transaction(write=True) as conn:
+                check_fence(conn, fence)
                 if self._settled(conn, game_id):
                     return False
                 conn.execute(

@@ -36,7 +36,9 @@ __all__ = [
     "games_table",
     "ledger_table",
     "metadata",
+    "secrets_table",
     "settlements_table",
+    "table_fences_table",
     "utc",
     "utc_now",
 ]
@@ -147,10 +149,12 @@ games_table = Table(
     Column("void_reason", Text, nullable=True),
     _timestamp("created_at"),
     _timestamp("updated_at"),
+    Column("table_id", String(ID_MAX_LENGTH), nullable=True),  # the table it is played at (v0002)
     PrimaryKeyConstraint("game_id"),
     CheckConstraint("status IN ('running', 'finished', 'void')", name="status"),
     Index(None, "status"),
     Index(None, "created_at"),
+    Index(None, "table_id"),
 )
 
 game_actions_table = Table(
@@ -164,3 +168,24 @@ game_actions_table = Table(
     ForeignKeyConstraint(["game_id"], ["games.game_id"]),
     CheckConstraint("seq >= 0", name="seq"),
 )
+
+table_fences_table = Table(
+    "table_fences",
+    metadata,
+    Column("table_id", String(ID_MAX_LENGTH), nullable=False),
+    Column("token", BigInteger, nullable=False),  # raised by every claim: the fencing token
+    Column("node", String(ID_MAX_LENGTH), nullable=False),  # the node that claimed it last
+    _timestamp("updated_at"),
+    PrimaryKeyConstraint("table_id"),
+    Index(None, "node"),
+)
+"""Which node of a cluster owns each table, and its fencing token (docs/deployment.md)."""
+
+secrets_table = Table(
+    "secrets",
+    metadata,
+    Column("name", String(ID_MAX_LENGTH), nullable=False),
+    Column("value", Text, nullable=False),
+    PrimaryKeyConstraint("name"),
+)
+"""Secrets every node of a cluster shares (the session-token secret)."""

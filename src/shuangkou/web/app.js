@@ -82,9 +82,14 @@ async function enterLobby() {
 // ---------------------------------------------------------------------------
 // Connection
 
+// A cluster's node may send us to the node that runs our table (`redirect`); the page's own
+// server answers everything else. A link to that node that drops asks the page's server again.
+let redirectedTo = null;
+
 function wsUrl() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  return `${scheme}://${location.host}/ws?token=${encodeURIComponent(state.token)}`;
+  const base = redirectedTo ? new URL(redirectedTo) : location;
+  const scheme = base.protocol === "https:" ? "wss" : "ws";
+  return `${scheme}://${base.host}/ws?token=${encodeURIComponent(state.token)}`;
 }
 
 function connect() {
@@ -99,6 +104,7 @@ function send(message) {
 }
 
 function onLinkStatus(status, delay) {
+  if (status === "waiting") redirectedTo = null;
   state = S.linkStatus(state, status, Date.now(), delay);
   renderConnection(state, Date.now());
 }
@@ -136,6 +142,11 @@ function receive(message) {
     case "closed":
       onClosed(message.reason);
       break;
+    case "redirect":
+      state = S.receiveRedirect(state, message);
+      link.restart(); // drops this socket ("waiting" forgets any earlier node), reconnects on the next tick
+      redirectedTo = message.url;
+      break;
     default:
       break;
   }
@@ -146,6 +157,7 @@ function onPong() {
   state = S.receivePong(state);
   if (!notSeated) return;
   if (state.invite) send({ type: "join", table: state.invite });
+  else if (state.rematch) send({ type: "join", room: state.rematch, opponent: "human" });
   else enterLobby();
 }
 

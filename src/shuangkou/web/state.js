@@ -18,6 +18,7 @@ export function initialState({ token = null, invite = null, sort = "rank" } = {}
     view: null,
     table: null,
     invite,
+    rematch: null, // a room to join by quick match on the node a redirect named
     connection: { status: "idle", everOpen: false, reconnectAt: 0 },
     awaitingPong: false,
     gotState: false,
@@ -426,7 +427,7 @@ export function isNotSeatedPong(state) {
 export function receivePong(state) {
   if (!state.awaitingPong) return state;
   const next = { ...state, awaitingPong: false };
-  return state.gotState ? next : { ...next, table: null, joining: Boolean(state.invite) };
+  return state.gotState ? next : { ...next, table: null, joining: Boolean(state.invite || state.rematch) };
 }
 
 /** The lobby is shown (joining is over). */
@@ -455,9 +456,27 @@ export function receiveLeft(state, message = {}) {
   return { ...showLobby(state), escapeReport: report };
 }
 
-/** `closed`: the table is gone for every reason but a shutdown. */
+/**
+ * `redirect` (a cluster's node): the link reconnects to the node named; with a `table`
+ * (quick match found players waiting there) it joins that table once connected, as an
+ * invitation is joined; with a `room` (that node runs fewer tables) it joins the room by
+ * quick match there.
+ */
+export function receiveRedirect(state, message) {
+  if (message.table) return { ...state, invite: message.table, joining: true };
+  if (message.room) return { ...state, rematch: message.room, joining: true };
+  return state;
+}
+
+/** Reasons of `closed` after which the table goes on elsewhere or later: the view stays. */
+const TABLE_GOES_ON = new Set(["shutdown", "moved", "moving"]);
+
+/**
+ * `closed`: the table is gone, unless the server is stopping or (a cluster) the table
+ * moves to another node: then it is shown until its state comes again.
+ */
 export function receiveClosed(state, reason) {
-  return reason === "shutdown" ? state : { ...state, table: null };
+  return TABLE_GOES_ON.has(reason) ? state : { ...state, table: null };
 }
 
 /** The session token is no longer good (or the player signs in again). */
@@ -562,6 +581,7 @@ export function receiveState(state, message) {
     joining: false,
     busy: false,
     invite: null,
+    rematch: null,
   };
   if (table.game_id !== state.gameId) {
     next = {
@@ -709,7 +729,9 @@ export function errorOutcome(state, message) {
 /** `error`: a refusal; nothing changed on the server. */
 export function receiveError(state, message) {
   const outcome = errorOutcome(state, message);
-  const next = { ...state, busy: false, joining: false, autoReady: state.joining ? false : state.autoReady };
+  const next = {
+    ...state, busy: false, joining: false, rematch: null, autoReady: state.joining ? false : state.autoReady,
+  };
   switch (outcome) {
     case "login":
       return forgetToken(next);

@@ -1,0 +1,467 @@
+"""Several ``shuangkou serve`` processes (nodes) on one PostgreSQL database and one Redis.
+
+Each node runs the tables it claimed; docs/deployment.md tells the whole design. Here:
+
+- :class:`ClusterSettings`: the node's id, its public URL, Redis, the cluster's name;
+- :class:`NodeLease`: the node's liveness key in Redis, taken at start-up (a node id that
+  is live already is refused, after waiting for a crashed holder's key to expire);
+- :class:`Cluster`: while the node runs, renews its liveness every second with its load,
+  keeps the directory (which node runs each table, which table seats each account) that
+  routes players, and takes over the unfinished tables of nodes whose liveness expired.
+
+Redis keys, all under ``NAME:`` (``--cluster``): ``node:ID`` (liveness, a TTL), ``nodes``
+(hash: each node's URL and load), ``tables`` (hash: table → node), ``seats`` (hash:
+account → table), ``claim:TABLE`` (one claimant at a time, a TTL). Redis is only for
+liveness and routing: which node may write a table is decided by PostgreSQL
+(:mod:`shuangkou.store.fences`), so a lost or stale Redis key can delay a game, never
+corrupt one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, Final
+
+import redis
+import redis.asyncio as aioredis
+
+from .metrics import METRICS
+
+__all__ = ["Cluster", "ClusterError", "ClusterSettings", "NodeLease", "NodeStatus", "Redirect"]
+
+log = logging.getLogger("shuangkou.cluster")
+
+LIVENESS_TTL: Final = 5.0
+"""Seconds a node's liveness key lives without renewal: how long a crashed node's tables wait."""
+
+HEARTBEAT: Final = 1.0
+"""Seconds between two renewals of a node's liveness (and of its load in ``nodes``)."""
+
+CLAIM_TTL: Final = 10.0
+"""Seconds a claim on a dead node's table stays with its claimant (it is deleted once restored)."""
+
+# Renew the liveness key only while it still holds this process's value; take it again if it
+# has expired (a pause); refuse when another process holds it. 1: renewed, 2: taken again, 0: held.
+_RENEW: Final = """
+local current = redis.call('GET', KEYS[1])
+if current == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) return 1 end
+if current then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 2
+"""
+_DELETE_IF: Final = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+WAITING_LISTED: Final = 16
+"""Waiting tables a node lists per room in its status (quick match seats players at them)."""
+
+
+class ClusterError(Exception):
+    """The node cannot join its cluster: Redis is unreachable, or its id is live elsewhere."""
+
+
+PLACEMENT_MARGIN: Final = 2
+"""A new quick-match table opens on another node when this one runs more tables than that
+node by more than this (and than a tenth of its own): nodes a heartbeat apart never send a
+player back and forth."""
+
+
+class Redirect(Exception):
+    """The join belongs on another node, at ``url``: join ``table`` there (players wait at
+    it), or, with ``room``, join that room by quick match there (it runs fewer tables)."""
+
+    def __init__(self, url: str, table: str | None = None, room: str | None = None) -> None:
+        super().__init__(f"table {table} at {url}" if table else f"room {room} at {url}")
+        self.url = url
+        self.table = table
+        self.room = room
+
+    def message(self) -> dict[str, str]:
+        """The ``redirect`` message."""
+        message = {"type": "redirect", "url": self.url}
+        if self.table is not None:
+            message["table"] = self.table
+        if self.room is not None:
+            message["room"] = self.room
+        return message
+
+
+@dataclass(frozen=True)
+class ClusterSettings:
+    """What makes a server a node of a cluster (``serve --redis-url … --node-id …``)."""
+
+    redis_url: str
+    node_id: str
+    public_url: str  # where players reach this node (redirects name it)
+    name: str = "shuangkou"  # the Redis key prefix: clusters sharing one Redis differ by name
+    ttl: float = LIVENESS_TTL
+    heartbeat: float = HEARTBEAT
+
+    def key(self, *parts: str) -> str:
+        """A Redis key of this cluster."""
+        return ":".join((self.name, *parts))
+
+    @property
+    def liveness_key(self) -> str:
+        """This node's liveness key."""
+        return self.key("node", self.node_id)
+
+
+@dataclass(frozen=True)
+class NodeStatus:
+    """What a node publishes every heartbeat: where it is and how loaded."""
+
+    node: str
+    url: str
+    tables: int
+    players: int
+    connections: int
+    accepting: bool
+    rooms: dict[str, tuple[int, int]]  # room → (players seated, free seats where players wait)
+    waiting: dict[str, list[tuple[str, int]]]  # room → tables where players wait for quick match, free seats
+
+    def to_json(self) -> str:
+        """The value stored in ``nodes``."""
+        return json.dumps({
+            "node": self.node, "url": self.url, "tables": self.tables, "players": self.players,
+            "connections": self.connections, "accepting": self.accepting,
+            "rooms": {name: list(counts) for name, counts in self.rooms.items()},
+            "waiting": {name: [list(table) for table in tables] for name, tables in self.waiting.items()},
+        })
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> NodeStatus:
+        """Read :meth:`to_json`."""
+        data = json.loads(text)
+        rooms = {str(name): (int(counts[0]), int(counts[1])) for name, counts in data.get("rooms", {}).items()}
+        waiting = {
+            str(name): [(str(table), int(free)) for table, free in tables]
+            for name, tables in data.get("waiting", {}).items()
+        }
+        return cls(
+            str(data["node"]), str(data["url"]), int(data["tables"]), int(data["players"]),
+            int(data["connections"]), bool(data["accepting"]), rooms, waiting,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form for the operator API."""
+        return {
+            "node": self.node, "url": self.url, "tables": self.tables, "players": self.players,
+            "connections": self.connections, "accepting": self.accepting,
+        }
+
+
+class NodeLease:
+    """The node's liveness key, taken before the node restores anything (``with NodeLease(settings):``).
+
+    A key held by another process is waited for up to its TTL (a node killed a moment ago
+    holds it until it expires), then refused with :class:`ClusterError`."""
+
+    def __init__(self, settings: ClusterSettings) -> None:
+        self.settings = settings
+        self.instance = f"{settings.public_url} {secrets.token_hex(8)}"  # this process's value
+        self._redis = redis.Redis.from_url(
+            settings.redis_url, socket_timeout=5, socket_connect_timeout=5, decode_responses=True
+        )
+
+    def acquire(self) -> NodeLease:
+        """Take the liveness key (waiting for a dead holder's key to expire)."""
+        settings = self.settings
+        key, ttl_ms = settings.liveness_key, int(settings.ttl * 1000)
+        deadline = time.monotonic() + settings.ttl + 1.0
+        try:
+            while not self._redis.set(key, self.instance, nx=True, px=ttl_ms):
+                if time.monotonic() >= deadline:
+                    holder = self._redis.get(key)
+                    where = str(holder).split(" ")[0] if holder else "?"
+                    raise ClusterError(
+                        f"node id {settings.node_id!r} is live in cluster {settings.name!r} (a node at {where} "
+                        f"renews {key} in Redis); stop that node first, or give this one another --node-id"
+                    )
+                time.sleep(0.2)
+        except redis.RedisError as problem:
+            raise ClusterError(f"cannot reach Redis at {_safe(settings.redis_url)}: {problem}") from None
+        return self
+
+    def release(self) -> None:
+        """Give the key back, if it is still this process's (a graceful stop: others take over at once)."""
+        try:
+            self._redis.eval(_DELETE_IF, 1, self.settings.liveness_key, self.instance)
+        except redis.RedisError as problem:
+            log.warning("liveness not released", extra={"error": str(problem)})
+        finally:
+            self._redis.close()
+
+    def __enter__(self) -> NodeLease:
+        return self.acquire()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, value: BaseException | None, traceback: TracebackType | None
+    ) -> None:
+        self.release()
+
+
+class Cluster:
+    """The running node's part in the cluster: liveness, the directory, takeovers.
+
+    ``status`` gives the node's load for each heartbeat; ``adopt(game_id, table_id)`` claims
+    and restores an unfinished game of a dead node; ``lapsed()`` is called when the node's
+    own liveness had expired (it was paused) and it must check which tables it still owns."""
+
+    def __init__(self, settings: ClusterSettings, instance: str) -> None:
+        self.settings = settings
+        self.instance = instance
+        self.redis = aioredis.Redis.from_url(
+            settings.redis_url, socket_timeout=5, socket_connect_timeout=5, decode_responses=True
+        )
+        self.nodes: dict[str, NodeStatus] = {}  # the live nodes as of the last heartbeat, this one included
+        self.dead: list[str] = []  # nodes listed in ``nodes`` whose liveness expired
+        self._pending: list[tuple[str, str, str | None]] = []  # directory writes: (hash, field, value or None)
+        self._flusher: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._renew = self.redis.register_script(_RENEW)
+        self._delete_if = self.redis.register_script(_DELETE_IF)
+
+    @property
+    def node_id(self) -> str:
+        """This node's id."""
+        return self.settings.node_id
+
+    def view(self) -> dict[str, Any]:
+        """The cluster as the operator API shows it: every live node and the totals."""
+        nodes = [status.to_dict() for _, status in sorted(self.nodes.items())]
+        return {
+            "node": self.node_id,
+            "nodes": nodes,
+            "tables": sum(node["tables"] for node in nodes),
+            "players": sum(node["players"] for node in nodes),
+            "connections": sum(node["connections"] for node in nodes),
+            "dead": sorted(self.dead),
+        }
+
+    async def start(
+        self,
+        status: Callable[[], NodeStatus],
+        running_games: Callable[[list[str] | None], Awaitable[list[tuple[str, str | None, str | None]]]],
+        adopt: Callable[[str, str | None], Awaitable[bool]],
+        lapsed: Callable[[], Awaitable[None]],
+    ) -> int:
+        """Restore the running games of this node id (a restart) and of no node (left by a
+        single server), then start the heartbeat and the takeover loop; returns how many
+        games were restored."""
+        games = await running_games(None)
+        restored = await self._claim(((g, t) for g, t, node in games if node in (None, self.node_id)), adopt)
+        loop = asyncio.get_running_loop()
+        self._tasks = [
+            loop.create_task(self._beat(status, lapsed), name="cluster-heartbeat"),
+            loop.create_task(self._take_over(running_games, adopt), name="cluster-takeover"),
+        ]
+        return restored
+
+    async def leave(self) -> None:
+        """Stop the loops and give up this node's liveness: the other nodes take over at
+        once whatever still runs here (its tables' writes are refused from their claim on)."""
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks = []
+        try:
+            await self._delete_if(keys=[self.settings.liveness_key], args=[self.instance])
+        except redis.RedisError as problem:
+            log.warning("liveness not given up", extra={"error": str(problem)})
+
+    def placement(self, tables_here: int) -> str | None:
+        """Where a new quick-match table should open: the URL of the least-loaded node that
+        seats players when it runs clearly fewer tables than this one (``tables_here``);
+        None: here."""
+        others = [
+            (status.tables, status.url) for node, status in self.nodes.items()
+            if node != self.node_id and status.accepting
+        ]
+        if not others:
+            return None
+        tables, url = min(others)
+        return url if tables_here - tables > max(PLACEMENT_MARGIN, tables_here // 10) else None
+
+    def least_loaded(self) -> str | None:
+        """The URL of the live node, other than this one, that seats players and runs the
+        fewest tables (as of the last heartbeat); None when there is none."""
+        others = [
+            (status.tables, status.url) for node, status in self.nodes.items()
+            if node != self.node_id and status.accepting
+        ]
+        return min(others)[1] if others else None
+
+    async def stop(self) -> None:
+        """Stop the loops and write what the directory still holds."""
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._flusher is not None:
+            await asyncio.gather(self._flusher, return_exceptions=True)
+        await self.redis.aclose()
+
+    # -- the directory ------------------------------------------------------------------
+
+    def table_opened(self, table_id: str) -> None:
+        """This node runs ``table_id`` now."""
+        self._write("tables", table_id, self.node_id)
+
+    def table_closed(self, table_id: str) -> None:
+        """The table closed here (its last player left)."""
+        self._write("tables", table_id, None)
+
+    def seated(self, account: int, table_id: str) -> None:
+        """``account`` sits at ``table_id`` (of this node)."""
+        self._write("seats", str(account), table_id)
+
+    def unseated(self, account: int) -> None:
+        """``account`` left its table of this node."""
+        self._write("seats", str(account), None)
+
+    def _write(self, name: str, field: str, value: str | None) -> None:
+        """Queue a directory write; one task writes them in order, in pipelines."""
+        self._pending.append((name, field, value))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.get_running_loop().create_task(self._flush(), name="cluster-directory")
+
+    async def _flush(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            pipe = self.redis.pipeline(transaction=False)
+            for name, field, value in batch:
+                if value is None:
+                    pipe.hdel(self.settings.key(name), field)
+                else:
+                    pipe.hset(self.settings.key(name), field, value)
+            try:
+                await pipe.execute()
+            except redis.RedisError as problem:
+                log.warning("directory not written", extra={"error": str(problem), "writes": len(batch)})
+
+    async def table_url(self, table_id: str) -> str | None:
+        """The URL of the live node, other than this one, that runs ``table_id`` (None: none)."""
+        node = await self.redis.hget(self.settings.key("tables"), table_id)
+        status = self.nodes.get(str(node)) if node is not None else None
+        return status.url if status is not None and status.node != self.node_id else None
+
+    async def owner_url(self, account: int) -> tuple[str | None, str | None]:
+        """Where ``account``'s table runs: (its table, the URL of the live node running it);
+        the URL is None while no live node runs it (being taken over), both None when the
+        account sits nowhere."""
+        found = await self.redis.hget(self.settings.key("seats"), str(account))
+        if found is None:
+            return None, None
+        table = str(found)
+        node = await self.redis.hget(self.settings.key("tables"), table)
+        if node is None:
+            return table, None
+        status = self.nodes.get(str(node))
+        if status is None or not await self.redis.exists(self.settings.key("node", status.node)):
+            return table, None
+        return table, status.url
+
+    def waiting_elsewhere(self, room: str) -> tuple[int, str, str] | None:
+        """The table of ``room`` closest to full where players wait on another live node
+        that seats players: (free seats, its URL, the table), as of the last heartbeat."""
+        found = [
+            (free, status.url, table)
+            for node, status in self.nodes.items()
+            if node != self.node_id and status.accepting
+            for table, free in status.waiting.get(room, [])
+        ]
+        return min(found, default=None)
+
+    # -- liveness -----------------------------------------------------------------------
+
+    async def _beat(self, status: Callable[[], NodeStatus], lapsed: Callable[[], Awaitable[None]]) -> None:
+        settings = self.settings
+        ttl_ms = int(settings.ttl * 1000)
+        while True:
+            try:
+                renewed = await self._renew(keys=[settings.liveness_key], args=[self.instance, ttl_ms])
+                if renewed == 0:  # its id was taken over by a new process: the tables it claimed are not ours
+                    log.error("another process holds this node id", extra={"node": self.node_id})
+                else:
+                    await self.redis.hset(settings.key("nodes"), self.node_id, status().to_json())
+                    await self._read_nodes()
+                if renewed != 1:  # the key had expired: this node was paused or cut off
+                    log.warning("liveness lapsed", extra={"node": self.node_id})
+                    await lapsed()
+            except redis.RedisError as problem:
+                log.warning("heartbeat failed", extra={"error": str(problem)})
+            await asyncio.sleep(settings.heartbeat)
+
+    async def _read_nodes(self) -> None:
+        """The statuses of the live nodes (those whose liveness key exists)."""
+        settings = self.settings
+        published = await self.redis.hgetall(settings.key("nodes"))
+        statuses = {str(node): str(status) for node, status in published.items()}
+        ids = list(statuses)
+        alive = await self.redis.mget([settings.key("node", node) for node in ids]) if ids else []
+        self.nodes = {node: NodeStatus.from_json(statuses[node]) for node, live in zip(ids, alive, strict=True) if live}
+        METRICS.cluster_nodes.set(len(self.nodes))
+        for gauge in (METRICS.cluster_tables, METRICS.cluster_players, METRICS.cluster_connections):
+            gauge.clear()
+        for node, status in self.nodes.items():
+            METRICS.cluster_tables.labels(node).set(status.tables)
+            METRICS.cluster_players.labels(node).set(status.players)
+            METRICS.cluster_connections.labels(node).set(status.connections)
+        self.dead = [node for node, live in zip(ids, alive, strict=True) if not live]
+
+    # -- takeover -----------------------------------------------------------------------
+
+    async def _take_over(
+        self,
+        running_games: Callable[[list[str] | None], Awaitable[list[tuple[str, str | None, str | None]]]],
+        adopt: Callable[[str, str | None], Awaitable[bool]],
+    ) -> None:
+        """Every heartbeat: adopt the running games of the nodes whose liveness expired."""
+        while True:
+            await asyncio.sleep(self.settings.heartbeat)
+            dead = self.dead
+            if not dead:
+                continue
+            try:
+                games = await running_games(dead)
+                await self._claim(((g, t) for g, t, _ in games), adopt)
+                if not games:  # every unfinished table of theirs runs elsewhere now
+                    await self.redis.hdel(self.settings.key("nodes"), *dead)
+            except redis.RedisError as problem:
+                log.warning("takeover failed", extra={"error": str(problem)})
+
+    async def _claim(
+        self, games: Iterable[tuple[str, str | None]], adopt: Callable[[str, str | None], Awaitable[bool]]
+    ) -> int:
+        """Adopt each game whose claim key this node gets (one claimant per table); returns
+        how many were restored."""
+        restored = 0
+        for game_id, table_id in games:
+            key = self.settings.key("claim", table_id or game_id)
+            if not await self.redis.set(key, self.node_id, nx=True, px=int(CLAIM_TTL * 1000)):
+                continue
+            try:
+                restored += await adopt(game_id, table_id)
+            except Exception:
+                log.exception("takeover of a game failed", extra={"game": game_id, "table": table_id})
+            finally:
+                await self._delete_if(keys=[key], args=[self.node_id])
+        return restored
+
+
+def _safe(url: str) -> str:
+    """A Redis URL without its password."""
+    if "@" not in url:
+        return url
+    scheme, rest = url.split("://", 1)
+    return f"{scheme}://***@{rest.split('@', 1)[1]}"

@@ -1,0 +1,476 @@
+"""Several ``shuangkou serve`` processes (nodes) on one PostgreSQL database and one Redis
+(docs/deployment.md): start-up checks, the node registry, routing, takeover after a crash,
+and fencing of a paused node.
+
+Every test starts real server processes on a throwaway PostgreSQL database (from
+``SHUANGKOU_TEST_PG_URL``) and a Redis (``SHUANGKOU_TEST_REDIS_URL``, default
+``redis://127.0.0.1:6379/0``) under a cluster name of its own, whose keys are deleted
+afterwards. Without either the tests skip, saying which is missing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from collections.abc import Callable, Coroutine, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+import redis
+from pg import PG_URL_VARIABLE, pg_admin_url, throwaway_database
+from server_players import close_all, finish_by_hosting, play_turns, seat_pair
+
+from shuangkou.cli import main
+from shuangkou.server.client import Client
+from shuangkou.server.loadtest import LoadSettings, run_load
+from shuangkou.server.process import ServerProcess
+from shuangkou.store import EDITIONS, Store
+
+T = TypeVar("T")
+REDIS_URL_VARIABLE = "SHUANGKOU_TEST_REDIS_URL"
+ROOM = 'edition = "points"\n[timers]\nturn_seconds = 60\nready_seconds = 60\n'
+CLASSIC = ROOM + '[rules]\nwild_jokers = "none"\nthree_joker_bomb = false\n[table]\nseats = 4\n'
+
+
+def run(coroutine: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coroutine)
+
+
+@pytest.fixture
+def redis_url() -> Iterator[str]:
+    url = os.environ.get(REDIS_URL_VARIABLE, "redis://127.0.0.1:6379/0")
+    client = redis.Redis.from_url(url, socket_connect_timeout=2)
+    try:
+        client.ping()
+    except redis.RedisError as problem:
+        pytest.skip(f"no Redis at {url} ({problem}); set {REDIS_URL_VARIABLE} to run the cluster tests")
+    finally:
+        client.close()
+    yield url
+
+
+@pytest.fixture
+def database_url() -> Iterator[str]:
+    admin_url = pg_admin_url()
+    if admin_url is None:
+        pytest.skip(f"a cluster needs PostgreSQL: set {PG_URL_VARIABLE} to run the cluster tests")
+    with throwaway_database(admin_url) as database:
+        yield database.render_as_string(hide_password=False)
+
+
+@pytest.fixture
+def cluster_name(redis_url: str) -> Iterator[str]:
+    """A cluster name of this test's own; its Redis keys are deleted afterwards."""
+    name = f"test-{uuid.uuid4().hex[:10]}"
+    yield name
+    client = redis.Redis.from_url(redis_url)
+    keys = list(client.scan_iter(match=f"{name}:*"))
+    if keys:
+        client.delete(*keys)
+    client.close()
+
+
+@pytest.fixture
+def make_node(
+    tmp_path: Path, database_url: str, redis_url: str, cluster_name: str
+) -> Iterator[Callable[..., ServerProcess]]:
+    """Nodes of one cluster (not yet started): ``make_node("a")``, each with its own data directory."""
+    rooms = tmp_path / "rooms"
+    rooms.mkdir()
+    (rooms / "points.toml").write_text(ROOM)
+    (rooms / "classic.toml").write_text(CLASSIC)
+    nodes: list[ServerProcess] = []
+
+    def make(node_id: str, bot_delay: float = 0.01, drain: float = 30.0) -> ServerProcess:
+        process = ServerProcess(
+            tmp_path / f"node-{node_id}-{len(nodes)}", database_url,
+            extra_args=[
+                "--rooms", str(rooms), "--bot-delay", str(bot_delay), "--drain-seconds", str(drain),
+                "--redis-url", redis_url, "--node-id", node_id, "--cluster", cluster_name,
+            ],
+        )
+        nodes.append(process)
+        return process
+
+    yield make
+    for process in nodes:
+        if process.process is not None and process.process.poll() is None:
+            process.resume()
+        process.kill()
+
+
+def serve_fails(*args: str, timeout: float = 30) -> str:
+    """Run ``shuangkou serve`` expecting it to refuse to start: its standard error."""
+    command = [sys.executable, "-m", "shuangkou", "serve", "--host", "127.0.0.1", "--port", "0", *args]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
+    assert "Shuangkou is running" not in done.stdout
+    return done.stderr
+
+
+def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.1)
+
+
+def logged(server: ServerProcess, message: str) -> list[dict[str, Any]]:
+    return [record for record in server.log_records() if record.get("message") == message]
+
+
+def check_ledger(url: str, game_id: str, accounts: list[int]) -> dict[int, int]:
+    """The money invariants hold and the game was paid exactly once; returns its deltas."""
+    with Store(url) as store:
+        assert store.audit() == []
+        for edition in EDITIONS:
+            assert store.total(edition) == store.granted(edition)
+        rows = store.ledger(game_id=game_id)
+        stored = store.get_game(game_id)
+    assert stored is not None and stored.status == "finished"
+    paid = {entry.account_id: entry.delta for entry in rows}
+    assert len(paid) == len(rows) == len(accounts), "one ledger row per account and game"
+    return paid
+
+
+def replay_matches(url: str, game_id: str, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    capsys.readouterr()
+    status = main(["replay", game_id, "--database-url", url])
+    report: dict[str, Any] = json.loads(capsys.readouterr().out)
+    assert status == 0 and report["matches"] is True, report
+    return report
+
+
+async def abandon(*clients: Client) -> None:
+    """Drop connections to a node that is stopped or dead, without a closing handshake."""
+    for client in clients:
+        if client.socket is not None:
+            client.socket.transport.abort()
+
+
+async def rejoin(url: str, old: Client) -> Client:
+    """The player connects again (to ``url``, any node) with the same token."""
+    client = Client(url, old.token, old.account)
+    await client.connect()
+    return client
+
+
+# -- start-up ---------------------------------------------------------------------------
+
+
+def test_start_up_refuses_what_cannot_work(tmp_path: Path, redis_url: str, database_url: str) -> None:
+    sqlite = f"sqlite:///{tmp_path / 'one.db'}"
+    error = serve_fails("--data-dir", str(tmp_path / "a"), "--database-url", sqlite,
+                        "--redis-url", redis_url, "--node-id", "a")
+    assert "a cluster (--redis-url) needs PostgreSQL" in error
+    error = serve_fails("--data-dir", str(tmp_path / "b"), "--node-id", "a")
+    assert "--node-id make this server a node of a cluster: give --redis-url too" in error
+    error = serve_fails("--data-dir", str(tmp_path / "c"), "--database-url", database_url, "--redis-url", redis_url)
+    assert "give it a --node-id" in error
+    error = serve_fails("--data-dir", str(tmp_path / "d"), "--database-url", database_url,
+                        "--redis-url", "redis://127.0.0.1:1/0", "--node-id", "a")
+    assert "cannot reach Redis at redis://127.0.0.1:1/0" in error
+
+
+def test_a_live_node_id_is_refused_and_a_single_server_cannot_join(
+    make_node: Callable[..., ServerProcess], database_url: str, redis_url: str, cluster_name: str, tmp_path: Path
+) -> None:
+    first = make_node("a").start(60)
+    started = time.monotonic()
+    error = serve_fails("--data-dir", str(tmp_path / "again"), "--database-url", database_url,
+                        "--redis-url", redis_url, "--node-id", "a", "--cluster", cluster_name)
+    assert time.monotonic() - started >= 5  # it waited for the key to expire, as after a crash
+    assert f"node id 'a' is live in cluster '{cluster_name}' (a node at {first.url}" in error
+    error = serve_fails("--data-dir", str(tmp_path / "single"), "--database-url", database_url)
+    assert "another server holds the lease" in error
+    assert first.get("/healthz")["node"] == "a"
+
+
+# -- two nodes --------------------------------------------------------------------------
+
+
+def test_nodes_share_accounts_and_lobby_and_route_players_to_their_table(
+    make_node: Callable[..., ServerProcess],
+) -> None:
+    a, b = make_node("a").start(60), make_node("b").start(60)
+
+    async def scenario() -> None:
+        pair = await seat_pair(a)  # the guests were made on a; b accepts their tokens
+        wait_for(lambda: _players(b) == 2, 5, "b's lobby to show the players seated on a")
+        elsewhere = await rejoin(b.url, pair[0])  # a second connection, to b: sent to a
+        assert elsewhere.base_url == a.url
+        view = await elsewhere.until(lambda table: table["phase"] == "playing")
+        assert view["id"] == pair[0].table["id"] if pair[0].table else False
+        carol = await Client.guest(b.url, "Carol")
+        welcome = await carol.connect()  # seated nowhere: welcomed by b
+        assert carol.base_url == b.url and welcome["type"] == "welcome"
+        await carol.join("points", opponent="invite")
+        invite = await carol.until(lambda table: True)
+        wait_for(lambda: _players(a) == 3, 5, "a to see carol seated on b")
+        dave = await Client.guest(a.url, "Dave")
+        await dave.connect()
+        await dave.join(table=invite["id"])  # an invite link to a table of b, opened on a
+        await dave.until(lambda table: table["id"] == invite["id"])
+        assert dave.base_url == b.url
+        await close_all(carol, dave, elsewhere, *pair)
+
+    run(scenario())
+    # Any node shows the whole cluster, and says which node it is.
+    wait_for(lambda: b.get("/api/admin/cluster")["tables"] == 2, 5, "b to count every table")
+    view = b.get("/api/admin/cluster")
+    assert view["node"] == "b" and [node["node"] for node in view["nodes"]] == ["a", "b"]
+    assert [(node["url"], node["tables"]) for node in view["nodes"]] == [(a.url, 1), (b.url, 1)]
+    with urllib.request.urlopen(b.url + "/metrics", timeout=10) as response:
+        metrics = response.read().decode()
+    assert 'shuangkou_node{node="b"} 1.0' in metrics
+    assert "shuangkou_cluster_nodes 2.0" in metrics
+    assert 'shuangkou_cluster_tables{node="a"} 1.0' in metrics
+
+
+def test_the_load_test_drives_two_nodes(database_url: str, redis_url: str) -> None:
+    """``shuangkou loadtest --nodes 2``: a small run on a cluster of its own, with no error."""
+    settings = LoadSettings(
+        tables=4, duration=2, warmup=1, think=0.2, nodes=2, cluster=True, database_url=database_url,
+        redis_url=redis_url,
+    )
+    report = run_load(settings)
+    assert report.nodes == 2 and len(report.server.split(", ")) == 2
+    assert report.connected == report.connections == 8
+    assert report.errors == {} and report.actions > 0
+
+
+def _players(server: ServerProcess, room: str = "points", what: str = "players") -> int:
+    rooms = server.get("/api/rooms")["rooms"]
+    return sum(found[what] for found in rooms if found["name"] == room)
+
+
+def test_quick_match_groups_players_of_three_nodes_at_one_table(
+    make_node: Callable[..., ServerProcess], database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Four players of a four-seat room, connected to three nodes, sit at one table (on the
+    node where the first waits) and play a whole game."""
+    a, b, c = make_node("a").start(60), make_node("b").start(60), make_node("c").start(60)
+    nodes = (a, b, c, b)
+
+    async def scenario() -> tuple[dict[str, Any], list[Client]]:
+        players: list[Client] = []
+        for number, (node, name) in enumerate(zip(nodes, ("Ann", "Bob", "Cid", "Dee"), strict=True)):
+            if number:  # every node lists the table where the others wait (its heartbeat)
+                wait_for(lambda n=number: _players(nodes[n], "classic", "free_seats") == 4 - n, 5,
+                         "the waiting table to be listed")
+            player = await Client.guest(node.url, name)
+            await player.connect()
+            await player.join("classic")
+            await player.until(lambda table: True)
+            assert player.base_url == a.url  # sent to the node where the first player waits
+            players.append(player)
+        assert len({player.table["id"] for player in players if player.table}) == 1
+        for player in players:
+            await player.ready()
+        for player in players:
+            await player.until(lambda table: table["phase"] == "playing")
+        final = await finish_by_hosting(tuple(players))
+        await close_all(*players)
+        return final, players
+
+    final, players = run(scenario())
+    accounts = [player.account["id"] for player in players]
+    paid = check_ledger(database_url, final["game_id"], accounts)
+    assert sorted(paid) == sorted(accounts)
+    replay_matches(database_url, final["game_id"], capsys)
+
+
+def test_a_game_on_a_killed_node_finishes_on_another_paid_once(
+    make_node: Callable[..., ServerProcess], database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = make_node("a").start(60), make_node("b").start(60)
+
+    async def scenario() -> tuple[str, dict[str, Any], list[int]]:
+        pair = await seat_pair(a)
+        await play_turns(pair, 6)
+        before = pair[0].table
+        assert before is not None
+        a.kill()
+        await abandon(*pair)
+        # The players come back to b (as a load balancer would send them): it waits for the
+        # takeover, then seats them at their table, where the game goes on.
+        ann = await rejoin(b.url, pair[0])
+        view = await ann.until(lambda table: table["game_id"] == before["game_id"], timeout=30)
+        assert view["id"] == before["id"] and view["game"]["hand"] == before["game"]["hand"]
+        assert view["game"]["seq"] == before["game"]["seq"]
+        bob = await rejoin(b.url, pair[1])
+        await bob.until(lambda table: table["game_id"] == before["game_id"])
+        await play_turns((ann, bob), 2)
+        final = await finish_by_hosting((ann, bob))
+        await close_all(ann, bob)
+        return before["game_id"], final, [ann.account["id"], bob.account["id"]]
+
+    game_id, final, accounts = run(scenario())
+    assert final["game_id"] == game_id and final["settlement"] is not None
+    paid = check_ledger(database_url, game_id, accounts)
+    assert [paid[account] for account in accounts] == final["settlement"]["deltas"]
+    replay_matches(database_url, game_id, capsys)
+    taken = logged(b, "table taken over")
+    assert [record["game"] for record in taken] == [game_id]
+
+
+def test_a_paused_node_is_fenced_off_when_it_writes_again(
+    make_node: Callable[..., ServerProcess], database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = make_node("a", bot_delay=0.25).start(60), make_node("b").start(60)
+
+    async def scenario() -> tuple[str, dict[str, Any], list[int]]:
+        pair = await seat_pair(a)
+        for client in pair:
+            await client.hosting(True)  # a writes an action every 0.25 s
+        await pair[0].until(lambda table: table["game"]["seq"] >= 3)
+        game_id = pair[0].table["game_id"] if pair[0].table else ""
+        a.pause()
+        await abandon(*pair)
+        wait_for(lambda: b.get("/healthz")["tables"] == 1, 15, "b to take the paused node's table over")
+        a.resume()  # a's overdue timers write at once, under its old claim: refused
+        wait_for(lambda: bool(logged(a, "table lost")), 10, "a to find its table claimed")
+        ann = await rejoin(a.url, pair[0])  # a sends the player on to b
+        assert ann.base_url == b.url
+        bob = await rejoin(a.url, pair[1])
+        final = await finish_by_hosting((ann, bob))
+        await close_all(ann, bob)
+        return game_id, final, [ann.account["id"], bob.account["id"]]
+
+    game_id, final, accounts = run(scenario())
+    assert final["game_id"] == game_id and final["settlement"] is not None
+    check_ledger(database_url, game_id, accounts)
+    replay_matches(database_url, game_id, capsys)
+    assert a.get("/healthz")["tables"] == 0
+    # Lost once: by a write its fence refused, or (if a's heartbeat came first) by the check
+    # of its fences that follows a lapse of its liveness; either way a stored nothing more.
+    lost = logged(a, "table lost")
+    assert [record["table"] for record in lost] == [final["id"]]
+    assert "claimed again (token 2)" in lost[0]["reason"] or lost[0]["reason"] == "claimed while this node lapsed"
+
+
+# -- drain ------------------------------------------------------------------------------
+
+
+def test_sigterm_lets_a_game_end_then_sends_the_players_on(make_node: Callable[..., ServerProcess]) -> None:
+    a, b = make_node("a", bot_delay=0.05, drain=20).start(60), make_node("b").start(60)
+
+    async def scenario() -> tuple[str, int]:
+        pair = await seat_pair(a)
+        game_id = pair[0].table["game_id"] if pair[0].table else ""
+        for client in pair:
+            await client.hosting(True)  # the game plays itself to its end in a few seconds
+        wait_for(lambda: b.get("/healthz")["node"] == "b" and _players(b) == 2, 5, "b to see a's players")
+        stopping = asyncio.get_running_loop().run_in_executor(None, a.terminate)
+        await pair[0].until(lambda table: table["phase"] == "settled", timeout=20)
+        status = await stopping
+        # a sent its players to b; seated at a table with no game, they are back in b's lobby.
+        ann = await rejoin(b.url, pair[0])
+        assert ann.base_url == b.url and ann.table is None
+        await close_all(ann, *pair)
+        return game_id, status
+
+    game_id, status = run(scenario())
+    assert status in (0, -15)
+    assert [record["game"] for record in logged(a, "game settled")] == [game_id]
+    assert logged(b, "table taken over") == []
+    left = logged(a, "left the cluster")  # the game ended within the drain: nothing handed over
+    assert left[0]["playing"] == 1 and left[0]["handed_over"] == 0 and left[0]["redirect"] == b.url
+
+
+def test_sigterm_hands_a_game_that_goes_on_over_to_another_node(
+    make_node: Callable[..., ServerProcess], database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = make_node("a", drain=1).start(60), make_node("b").start(60)
+
+    async def scenario() -> tuple[str, dict[str, Any], list[int]]:
+        pair = await seat_pair(a)
+        await play_turns(pair, 4)
+        before = pair[0].table
+        assert before is not None
+        wait_for(lambda: _players(b) == 2, 5, "b to see a's players")
+        assert a.terminate() in (0, -15)  # after 1 s, the game still running is handed over
+        # The players follow the redirect a sent them, and wait at b until it has the table.
+        for client in pair:
+            await client.until(lambda table: table["seq"] > before["seq"] and table["phase"] == "playing", timeout=30)
+            assert client.base_url == b.url
+        assert pair[0].table is not None and pair[0].table["game"]["hand"] == before["game"]["hand"]
+        final = await finish_by_hosting(pair)
+        await close_all(*pair)
+        return before["game_id"], final, [client.account["id"] for client in pair]
+
+    game_id, final, accounts = run(scenario())
+    assert final["game_id"] == game_id
+    paid = check_ledger(database_url, game_id, accounts)
+    assert [paid[account] for account in accounts] == final["settlement"]["deltas"]
+    replay_matches(database_url, game_id, capsys)
+    assert [record["game"] for record in logged(b, "table taken over")] == [game_id]
+    assert logged(a, "left the cluster")[0]["handed_over"] == 1
+
+
+def test_a_node_restarted_with_the_same_id_restores_its_games(
+    make_node: Callable[..., ServerProcess], database_url: str
+) -> None:
+    a = make_node("a").start(60)
+
+    async def scenario() -> tuple[str, dict[str, Any], list[int]]:
+        pair = await seat_pair(a)
+        await play_turns(pair, 4)
+        before = pair[0].table
+        assert before is not None
+        a.kill()
+        await abandon(*pair)
+        started = time.monotonic()
+        a.start(60)  # waits until the killed process's liveness has expired
+        assert time.monotonic() - started >= 3
+        assert a.get("/healthz")["tables"] == 1
+        ann, bob = await rejoin(a.url, pair[0]), await rejoin(a.url, pair[1])
+        view = await ann.until(lambda table: table["game_id"] == before["game_id"])
+        assert view["game"]["hand"] == before["game"]["hand"]
+        final = await finish_by_hosting((ann, bob))
+        await close_all(ann, bob)
+        return before["game_id"], final, [ann.account["id"], bob.account["id"]]
+
+    game_id, final, accounts = run(scenario())
+    paid = check_ledger(database_url, game_id, accounts)
+    assert [paid[account] for account in accounts] == final["settlement"]["deltas"]
+    assert [record["game"] for record in logged(a, "table taken over")] == [game_id]
+
+
+def test_a_new_quick_match_table_opens_on_the_node_with_fewer_tables(
+    make_node: Callable[..., ServerProcess],
+) -> None:
+    a, b = make_node("a").start(60), make_node("b").start(60)
+
+    async def scenario() -> None:
+        busy = []
+        for number in range(3):  # a runs three tables (against bots), b none
+            player = await Client.guest(a.url, f"Busy {number}")
+            await player.connect()
+            await player.join("points", opponent="bot")
+            await player.until(lambda table: True)
+            busy.append(player)
+        wait_for(lambda: [node["tables"] for node in a.get("/api/admin/cluster")["nodes"]] == [3, 0], 5,
+                 "a to know b's load")
+        ann = await Client.guest(a.url, "Ann")
+        await ann.connect()
+        await ann.join("points")  # no table waits anywhere: the new one opens on b
+        await ann.until(lambda table: True)
+        assert ann.base_url == b.url
+        wait_for(lambda: _players(a, "points", "free_seats") == 1, 5, "a to list the table waiting on b")
+        bob = await Client.guest(a.url, "Bob")
+        await bob.connect()
+        await bob.join("points")
+        view = await bob.until(lambda table: all(seat is not None for seat in table["seats"]))
+        assert bob.base_url == b.url and ann.table is not None and view["id"] == ann.table["id"]
+        await close_all(ann, bob, *busy)
+
+    run(scenario())

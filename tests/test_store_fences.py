@@ -1,0 +1,144 @@
+"""Table fences (shuangkou.store.fences): a write under a claim that another node has
+superseded is refused by the database, in the same transaction, and changes nothing.
+
+On SQLite and, with ``SHUANGKOU_TEST_PG_URL``, PostgreSQL (a fresh schema per test), where
+the concurrent case also runs: a claim waits for a write under way, and the write after it
+is refused.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from pg import PG_URL_VARIABLE, fresh_schema_url, pg_admin_url, throwaway_database
+from sqlalchemy import URL
+
+from shuangkou.store import Fence, FencedError, GameStateError, Store
+from shuangkou.store.fences import check_fence
+
+CONFIG = '{"edition": "points"}'
+
+
+@pytest.fixture(scope="module")
+def pg_database() -> Iterator[URL]:
+    admin_url = pg_admin_url()
+    if admin_url is None:
+        pytest.skip(f"set {PG_URL_VARIABLE} to run the PostgreSQL variants")
+    with throwaway_database(admin_url) as database:
+        yield database
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Store]:
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'shuangkou.db'}"
+    else:
+        url = fresh_schema_url(request.getfixturevalue("pg_database"))
+    with Store(url) as opened:
+        yield opened
+
+
+def snapshot(store: Store, game_id: str) -> tuple[Any, ...]:
+    stored = store.get_game(game_id)
+    assert stored is not None
+    return stored.status, [action.seq for action in stored.actions], store.ledger(limit=1000), store.is_settled(game_id)
+
+
+def test_claims_raise_the_token_and_name_the_node(store: Store) -> None:
+    first = store.claim_table("t1", "node-a")
+    assert first == Fence("t1", 1)
+    assert store.claim_table("t1", "node-b") == Fence("t1", 2)
+    assert store.claim_table("t2", "node-b") == Fence("t2", 1)
+    store.save_game("g1", "points", CONFIG, "{}", table_id="t1", fence=Fence("t1", 2))
+    store.save_game("g2", "points", CONFIG, "{}", table_id="t2", fence=Fence("t2", 1))
+    store.save_game("g3", "points", CONFIG, "{}")  # a single server's game: no table claimed
+    owners = {game.game_id: (game.table_id, game.node) for game in store.running_game_owners()}
+    assert owners == {"g1": ("t1", "node-b"), "g2": ("t2", "node-b"), "g3": (None, None)}
+    assert [game.game_id for game in store.running_game_owners(["node-a"])] == []
+    assert not store.release_table(first)  # superseded: the claim stays node-b's
+    assert store.release_table(Fence("t2", 1))
+    assert [game.node for game in store.running_game_owners(["node-b"])] == ["node-b"]
+
+
+def test_every_write_under_a_superseded_claim_is_refused_and_changes_nothing(store: Store) -> None:
+    old = store.claim_table("t1", "node-a")
+    alice = store.create_guest("Alice", {"points": 100})
+    bob = store.create_guest("Bob", {"points": 100})
+    store.save_game("g1", "points", CONFIG, "{}", table_id="t1", fence=old)
+    store.append_action("g1", 1, '{"seat": 0}', fence=old)
+    new = store.claim_table("t1", "node-b")
+    before = snapshot(store, "g1")
+
+    with pytest.raises(FencedError, match=r"table t1 was claimed again \(token 2\).*token 1"):
+        store.append_action("g1", 2, '{"seat": 1}', fence=old)
+    outcomes = store.append_actions([("g1", 2, '{"seat": 1}')], fences=[old])
+    assert isinstance(outcomes[0], FencedError)
+    with pytest.raises(FencedError):
+        store.apply_settlement("g1", "points", {alice.id: 10, bob.id: -10}, 0, False, "game g1", fence=old)
+    with pytest.raises(FencedError):
+        store.finish_game("g1", "{}", "{}", fence=old)
+    with pytest.raises(FencedError):
+        store.void_game("g1", "lost", fence=old)
+    with pytest.raises(FencedError):
+        store.save_game("g2", "points", CONFIG, "{}", table_id="t1", fence=old)
+    assert snapshot(store, "g1") == before
+    assert store.get_game("g2") is None
+
+    # The new claim writes as before.
+    assert store.append_actions([("g1", 2, '{"seat": 1}')], fences=[new]) == [None]
+    assert store.apply_settlement("g1", "points", {alice.id: 10, bob.id: -10}, 0, False, "game g1", fence=new)
+    assert store.finish_game("g1", "{}", "{}", fence=new)
+    assert store.audit() == []
+    with pytest.raises(GameStateError):
+        store.append_action("g1", 3, "{}", fence=new)
+
+
+def test_a_batch_with_one_superseded_table_stores_the_others(store: Store) -> None:
+    fences = [store.claim_table(table, "node-a") for table in ("t1", "t2", "t3")]
+    for number, fence in enumerate(fences, 1):
+        store.save_game(f"g{number}", "points", CONFIG, "{}", table_id=fence.table_id, fence=fence)
+    store.claim_table("t2", "node-b")
+    actions = [(f"g{number}", 1, "{}") for number in (1, 2, 3)]
+    outcomes = store.append_actions(actions, fences=fences)
+    assert outcomes[0] is None and outcomes[2] is None
+    assert isinstance(outcomes[1], FencedError)
+    assert [len(snapshot(store, f"g{n}")[1]) for n in (1, 2, 3)] == [1, 0, 1]
+
+
+def test_a_forgotten_claim_refuses_writes_too(store: Store) -> None:
+    fence = store.claim_table("t1", "node-a")
+    store.save_game("g1", "points", CONFIG, "{}", table_id="t1", fence=fence)
+    assert store.release_table(fence)
+    with pytest.raises(FencedError, match="no longer claimed"):
+        store.append_action("g1", 1, "{}", fence=fence)
+
+
+def test_a_claim_waits_for_a_write_under_way_and_refuses_the_next(store: Store) -> None:
+    """PostgreSQL: the write holds the fence row FOR SHARE until it commits; the claim's
+    update waits for it; the old claim's next write is refused."""
+    if store.dialect != "postgresql":
+        pytest.skip("SQLite serializes every writer: one node only")
+    old = store.claim_table("t1", "node-a")
+    store.save_game("g1", "points", CONFIG, "{}", table_id="t1", fence=old)
+    claimed: list[Fence] = []
+    with store._transaction(write=True) as conn:
+        check_fence(conn, old)  # a write of node A is under way and holds the fence row
+        claimer = threading.Thread(target=lambda: claimed.append(store.claim_table("t1", "node-b")))
+        claimer.start()
+        time.sleep(0.3)
+        assert claimed == []  # the claim waits for the write
+    claimer.join(10)
+    assert claimed == [Fence("t1", 2)]
+    with pytest.raises(FencedError):
+        store.append_action("g1", 1, "{}", fence=old)
+
+
+def test_the_shared_secret_is_made_once(store: Store) -> None:
+    first = store.shared_secret("session")
+    assert len(first) >= 32
+    assert store.shared_secret("session") == first
+    assert store.shared_secret("other") != first
