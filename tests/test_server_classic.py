@@ -349,6 +349,8 @@ def test_a_player_waiting_longer_than_bot_fill_seconds_is_offered_bots(start_ser
         await bo.join("classic")
         await bo.until(lambda t: t["you"] == 1)
         offer = await ana.expect("notice", timeout=5)
+        if offer["count"] == 3:  # offered before Bo sat down (a short wait): the next wait's offer
+            offer = await ana.expect("notice", timeout=5)
         assert (offer["code"], offer["count"]) == ("bots_offered", 2)
         assert (await bo.expect("notice", timeout=5))["code"] == "bots_offered"
         status, rooms = await server.ahttp("GET", "/api/rooms")

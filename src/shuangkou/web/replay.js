@@ -90,7 +90,11 @@ export function replaySteps(replay) {
       if (event.type === "out") previous.out = [...previous.out, event.seat];
     }
   });
-  steps[steps.length - 1].after.push(...pending);
+  const end = steps[steps.length - 1];
+  end.after.push(...pending);
+  // The places the game ended with: a seat left last is placed without an `out` event (C2.2).
+  const order = replay.settlement?.finish_order;
+  if (Array.isArray(order) && order.length > end.out.length) end.out = [...order];
   return steps;
 }
 
