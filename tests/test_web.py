@@ -1390,10 +1390,10 @@ def settle_for_screenshot(page: Page) -> None:
     page.wait_for_timeout(250)
 
 
-def test_screenshots_for_the_readme(tmp_path: Path, browser: Browser) -> None:
-    """Lobby, a game in progress and a result, each at desktop and at phone width."""
-    write_readme = os.environ.get("SHUANGKOU_SCREENSHOTS") == "1"
-    folder = README_SCREENSHOTS if write_readme else tmp_path / "screenshots"
+def screenshots(tmp_path: Path) -> tuple[Path, Callable[[Page, str], None]]:
+    """The folder and ``shoot(page, name)``: the page at phone and desktop width, as ``NAME-phone.png`` and
+    ``NAME.png`` in docs/screenshots/ when SHUANGKOU_SCREENSHOTS=1 is set, else in ``tmp_path``."""
+    folder = README_SCREENSHOTS if os.environ.get("SHUANGKOU_SCREENSHOTS") == "1" else tmp_path / "screenshots"
     folder.mkdir(parents=True, exist_ok=True)
 
     def shoot(page: Page, name: str) -> None:
@@ -1401,6 +1401,13 @@ def test_screenshots_for_the_readme(tmp_path: Path, browser: Browser) -> None:
             page.set_viewport_size(viewport)
             settle_for_screenshot(page)
             page.screenshot(path=str(folder / f"{name}{suffix}.png"))
+
+    return folder, shoot
+
+
+def test_screenshots_for_the_readme(tmp_path: Path, browser: Browser) -> None:
+    """Lobby, a game in progress and a result, each at desktop and at phone width."""
+    folder, shoot = screenshots(tmp_path)
 
     with run_server(tmp_path / "shots", None) as shots:  # the shipped rooms
         player = Player(browser, shots).sign_in("Xiao Ming").in_lobby()
@@ -1435,15 +1442,7 @@ def test_screenshots_for_the_readme(tmp_path: Path, browser: Browser) -> None:
 def test_screenshots_of_a_four_seat_game(tmp_path: Path, browser: Browser) -> None:
     """A four-seat game in progress (partner opposite, the seats' plays and passes) and its
     result, at desktop and at phone width, in the shipped classic room."""
-    write_readme = os.environ.get("SHUANGKOU_SCREENSHOTS") == "1"
-    folder = README_SCREENSHOTS if write_readme else tmp_path / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-
-    def shoot(page: Page, name: str) -> None:
-        for viewport, suffix in ((PHONE, "-phone"), (DESKTOP, "")):
-            page.set_viewport_size(viewport)
-            settle_for_screenshot(page)
-            page.screenshot(path=str(folder / f"{name}{suffix}.png"))
+    folder, shoot = screenshots(tmp_path)
 
     with run_server(tmp_path / "shots4", None) as shots:  # the shipped rooms
         player = Player(browser, shots).sign_in("Xiao Ming").in_lobby()

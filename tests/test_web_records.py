@@ -10,7 +10,6 @@ the ledger.
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -22,12 +21,10 @@ from test_web import (
     DESKTOP,
     OVERLAPS,
     PHONE,
-    README_SCREENSHOTS,
     Player,
     amount,
     ledger,
     run_server,
-    settle_for_screenshot,
     settle_hand,
 )
 
@@ -376,15 +373,7 @@ def test_screenshots_of_the_tracker_the_history_and_a_replay(tmp_path: Path, bro
     """The README's pictures of the card tracker at the table, the history page and the
     replay viewer, at desktop and at phone width (docs/screenshots/ when
     SHUANGKOU_SCREENSHOTS=1 is set, a temporary folder otherwise)."""
-    write_readme = os.environ.get("SHUANGKOU_SCREENSHOTS") == "1"
-    folder = README_SCREENSHOTS if write_readme else tmp_path / "screenshots"
-    folder.mkdir(parents=True, exist_ok=True)
-
-    def shoot(page: Page, name: str) -> None:
-        for viewport, suffix in ((PHONE, "-phone"), (DESKTOP, "")):
-            page.set_viewport_size(viewport)
-            settle_for_screenshot(page)
-            page.screenshot(path=str(folder / f"{name}{suffix}.png"))
+    folder, shoot = test_web.screenshots(tmp_path)
 
     with run_server(tmp_path / "shots", None) as shots:  # the shipped rooms
         player = Player(browser, shots).sign_in("Xiao Ming").in_lobby()
