@@ -474,3 +474,36 @@ def test_a_new_quick_match_table_opens_on_the_node_with_fewer_tables(
         await close_all(ann, bob, *busy)
 
     run(scenario())
+
+
+def test_players_asking_within_one_heartbeat_are_not_sent_to_one_seat(
+    make_node: Callable[..., ServerProcess],
+) -> None:
+    """A table waiting on another node is named to one player per heartbeat (the others are
+    seated here); a join that follows a redirect is seated on its node, by quick match when
+    the table named has filled, and never sent on again (no player bounces between nodes)."""
+    a, b = make_node("a").start(60), make_node("b").start(60)
+
+    async def scenario() -> None:
+        ann = await Client.guest(b.url, "Ann")
+        await ann.connect()
+        await ann.join("points")
+        waiting = await ann.until(lambda table: True)
+        wait_for(lambda: _players(a, "points", "free_seats") == 1, 5, "a to list the table waiting on b")
+        bob, carl = await Client.guest(a.url, "Bob"), await Client.guest(a.url, "Carl")
+        await asyncio.gather(bob.connect(), carl.connect())
+        await asyncio.gather(bob.join("points"), carl.join("points"))
+        bob_view, carl_view = await asyncio.gather(bob.until(lambda table: True), carl.until(lambda table: True))
+        sent, kept = (bob, carl) if bob.base_url == b.url else (carl, bob)
+        assert sent.base_url == b.url and kept.base_url == a.url
+        assert {bob_view["id"], carl_view["id"]} - {waiting["id"]}, "one of them opened a table on a"
+        assert sent.table is not None and sent.table["id"] == waiting["id"]
+        wait_for(lambda: _players(b, "points", "free_seats") == 1, 5, "b to list the table waiting on a")
+        dee = await Client.guest(b.url, "Dee")
+        await dee.connect()
+        await dee.send({"type": "join", "table": waiting["id"], "room": "points", "redirected": True})
+        view = await dee.until(lambda table: True)  # the table is full: quick match on b, not sent to a
+        assert dee.base_url == b.url and view["id"] not in (waiting["id"], kept.table["id"] if kept.table else "")
+        await close_all(ann, bob, carl, dee)
+
+    run(scenario())

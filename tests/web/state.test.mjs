@@ -70,6 +70,17 @@ test("a redirect of quick match joins the table named once connected; a plain on
   assert.equal(S.receiveState(placed, stateMessage({ hand: ["3S"] })).rematch, null);
 });
 
+test("the join after a redirect says so and names the room for a quick match there; an invitation's does not", () => {
+  assert.equal(S.pendingJoin(S.initialState()), null);
+  assert.deepEqual(S.pendingJoin(S.initialState({ invite: "T1" })), { type: "join", table: "T1" });
+  const lobby = S.initialState();
+  const toTable = S.receiveRedirect(lobby, { type: "redirect", url: "http://node-b:8000", table: "T9", room: "points" });
+  assert.deepEqual(S.pendingJoin(toTable), { type: "join", table: "T9", room: "points", redirected: true });
+  const toRoom = S.receiveRedirect(lobby, { type: "redirect", url: "http://node-b:8000", room: "points" });
+  assert.deepEqual(S.pendingJoin(toRoom), { type: "join", room: "points", opponent: "human", redirected: true });
+  assert.equal(S.receiveState(toTable, stateMessage({ hand: ["3S"] })).redirected, false);
+});
+
 test("closed drops the table except on a shutdown or a move to another node", () => {
   const state = seated();
   assert.equal(S.receiveClosed(state, "not_ready").table, null);

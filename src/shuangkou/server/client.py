@@ -60,7 +60,6 @@ class Client:
         self.moves: dict[str, Any] | None = None  # the last hint: legal moves for its state seq
         self.inbox: list[dict[str, Any]] = []
         self.room: str | None = None  # the room of the last quick-match join
-        self.matching: str | None = None  # a quick match sent to another node's table: its room, until seated
 
     @classmethod
     async def guest(cls, base_url: str, name: str) -> Client:
@@ -115,8 +114,9 @@ class Client:
     async def receive(self, timeout: float = 10.0) -> dict[str, Any]:
         """The next message; ``state`` messages also update :attr:`table`, ``left`` clears it.
         A ``redirect`` (quick match found players waiting on another node of a cluster) is
-        followed: the client connects there and joins the table named (if that table has
-        filled meanwhile, it joins by quick match there)."""
+        followed: the client connects there and joins the table or room named, as a
+        redirected join (that node seats the player: by quick match in the room if the
+        table has filled meanwhile)."""
         while True:
             message = await self._receive(timeout)
             if message["type"] == "redirect":
@@ -124,17 +124,8 @@ class Client:
                 await self.socket.close()
                 self.base_url = str(message["url"]).rstrip("/")
                 self.inbox.append(await self.connect())
-                if "table" in message:
-                    self.matching = self.room
-                    await self.join(table=message["table"])
-                elif "room" in message:
-                    await self.join(message["room"])
-            elif message["type"] == "state":
-                self.matching = None
-            elif message["type"] == "error" and self.matching and message["code"] in ("table_full", "unknown_table"):
-                room, self.matching = self.matching, None
-                await self.join(room)
-                continue
+                join: dict[str, Any] = {key: message[key] for key in ("table", "room") if key in message}
+                await self.send({"type": "join", **join, "redirected": True})
             return message
 
     async def _receive(self, timeout: float) -> dict[str, Any]:

@@ -78,7 +78,8 @@ player back and forth."""
 
 class Redirect(Exception):
     """The join belongs on another node, at ``url``: join ``table`` there (players wait at
-    it), or, with ``room``, join that room by quick match there (it runs fewer tables)."""
+    it; ``room`` names its room for a quick match there when it has filled meanwhile), or,
+    with ``room`` alone, join that room by quick match there (it runs fewer tables)."""
 
     def __init__(self, url: str, table: str | None = None, room: str | None = None) -> None:
         super().__init__(f"table {table} at {url}" if table else f"room {room} at {url}")
@@ -226,6 +227,7 @@ class Cluster:
         )
         self.nodes: dict[str, NodeStatus] = {}  # the live nodes as of the last heartbeat, this one included
         self.dead: list[str] = []  # nodes listed in ``nodes`` whose liveness expired
+        self._sent: set[str] = set()  # waiting tables of other nodes a player was sent to since the last heartbeat
         self._pending: list[tuple[str, str, str | None]] = []  # directory writes: (hash, field, value or None)
         self._flusher: asyncio.Task[None] | None = None
         self._tasks: list[asyncio.Task[None]] = []
@@ -373,14 +375,20 @@ class Cluster:
 
     def waiting_elsewhere(self, room: str) -> tuple[int, str, str] | None:
         """The table of ``room`` closest to full where players wait on another live node
-        that seats players: (free seats, its URL, the table), as of the last heartbeat."""
+        that seats players: (free seats, its URL, the table), as of the last heartbeat. A
+        table is named once per heartbeat, so the players who ask within one heartbeat are
+        not all sent to the same seat (those who find it taken play by quick match there)."""
         found = [
             (free, status.url, table)
             for node, status in self.nodes.items()
             if node != self.node_id and status.accepting
             for table, free in status.waiting.get(room, [])
+            if table not in self._sent
         ]
-        return min(found, default=None)
+        chosen = min(found, default=None)
+        if chosen is not None:
+            self._sent.add(chosen[2])
+        return chosen
 
     # -- liveness -----------------------------------------------------------------------
 
@@ -410,6 +418,7 @@ class Cluster:
         ids = list(statuses)
         alive = await self.redis.mget([settings.key("node", node) for node in ids]) if ids else []
         self.nodes = {node: NodeStatus.from_json(statuses[node]) for node, live in zip(ids, alive, strict=True) if live}
+        self._sent.clear()
         METRICS.cluster_nodes.set(len(self.nodes))
         for gauge in (METRICS.cluster_tables, METRICS.cluster_players, METRICS.cluster_connections):
             gauge.clear()

@@ -266,7 +266,6 @@ class _Bot:
         self.busy = False  # a think-and-act step is running: never two at once
         self.asked_in_window = False  # the last move was chosen inside the measured window
         self.readied: str | None = None  # the game id (or "-") this bot has sent ready after
-        self.matching = False  # sent to a waiting table of another node: quick match again if it filled
         self.tasks: set[asyncio.Task[None]] = set()
         self.reader: asyncio.Task[None] | None = None
 
@@ -304,11 +303,8 @@ class _Bot:
             except Exception:
                 self.run.error("redirect_failed")
                 return
-            if "table" in redirect:
-                self.matching = True
-                await self.send({"type": "join", "table": redirect["table"]})
-            else:
-                await self.join()  # the new table opens on the node with fewer tables
+            join: dict[str, Any] = {key: redirect[key] for key in ("table", "room") if key in redirect}
+            await self.send({"type": "join", **join, "redirected": True})  # seated there, not sent on
 
     async def read_socket(self) -> dict[str, Any] | None:
         """Handle the messages of the current socket until it closes (None) or redirects."""
@@ -319,15 +315,11 @@ class _Bot:
                 message = orjson.loads(raw)
                 kind = message["type"]
                 if kind == "state":
-                    self.matching = False
                     self.on_state(message["table"])
                 elif kind == "hint":
                     self.pushed = message
                     if self.hint_reply is not None and not self.hint_reply.done():
                         self.hint_reply.set_result(message)
-                elif kind == "error" and self.matching and message["code"] in ("table_full", "unknown_table"):
-                    self.matching = False
-                    await self.join()  # the waiting table filled meanwhile: quick match on this node
                 elif kind == "error":
                     run.error(message["code"])
                     self.sent = None

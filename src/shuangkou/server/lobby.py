@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import secrets
@@ -160,11 +161,13 @@ class Lobby:
 
     async def join(
         self, account: Account, connection: Connection, room_name: str | None, table_id: str | None,
-        opponent: str, seat: int | None = None,
+        opponent: str, seat: int | None = None, redirected: bool = False,
     ) -> Table:
         """Seat the account: at the table ``table_id`` (an invite; in ``seat`` when given, so
         that friends choose partners or opponents), against a bot, or by quick match with
-        the next player of the room."""
+        the next player of the room. A join that follows a cluster's ``redirect`` is
+        ``redirected``: it is seated on this node, never sent on again; with a table and a
+        room, by quick match in the room when that table can no longer seat the player."""
         if not self.accepting:
             raise LobbyError("shutting_down", "the server is shutting down")
         async with self.lock:
@@ -175,6 +178,13 @@ class Lobby:
                 raise LobbyError("already_seated", f"you are already seated at table {seated.id}")
             if seat is not None and table_id is None:
                 raise LobbyError("bad_message", "'seat' chooses a seat at an invite table: name it with 'table'")
+            if table_id is not None and redirected and room_name is not None:
+                table = self.tables.get(table_id)
+                if table is not None and table.room.name == room_name and table.waiting_for_players():
+                    await self._check_entry(account, table.room)
+                    with contextlib.suppress(LobbyError):  # filled meanwhile: quick match below
+                        return await self._sit(table, account, connection)
+                table_id = None
             if table_id is not None:
                 table = self.tables.get(table_id)
                 if table is None and self.cluster is not None and (url := await self.cluster.table_url(table_id)):
@@ -205,15 +215,16 @@ class Lobby:
                 key=lambda t: t.free_seats,
                 default=None,
             )
-            elsewhere = self.cluster.waiting_elsewhere(room.name) if self.cluster is not None else None
+            forward = self.cluster is not None and not redirected
+            elsewhere = self.cluster.waiting_elsewhere(room.name) if forward and self.cluster is not None else None
             if elsewhere is not None and (waiting is None or elsewhere[0] < waiting.free_seats):
-                raise Redirect(elsewhere[1], elsewhere[2])  # players wait on another node: join them there
+                raise Redirect(elsewhere[1], elsewhere[2], room.name)  # players wait on another node: join them there
             if waiting is not None:
                 try:
                     return await self._sit(waiting, account, connection)
                 except LobbyError:  # its player left (and the table closed) meanwhile
                     pass
-            if self.cluster is not None and (url := self.cluster.placement(len(self.tables))):
+            if forward and self.cluster is not None and (url := self.cluster.placement(len(self.tables))):
                 raise Redirect(url, room=room.name)  # the new table opens on the least-loaded node
             return await self._sit(await self._new_table(room), account, connection)
 

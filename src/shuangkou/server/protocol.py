@@ -56,6 +56,7 @@ class JoinMessage(_Message):
     table: str | None = Field(default=None, max_length=64)
     opponent: Literal["human", "bot", "invite"] = "human"
     seat: int | None = None  # the table refuses a seat it does not have (bad_seat)
+    redirected: bool = False  # follows a cluster's redirect: seated on this node, not sent on again
 
 
 class WatchMessage(_Message):

@@ -65,7 +65,8 @@ class ClientSession:
         if isinstance(message, p.JoinMessage):
             try:
                 await lobby.join(
-                    self.account, self.connection, message.room, message.table, message.opponent, message.seat
+                    self.account, self.connection, message.room, message.table, message.opponent, message.seat,
+                    message.redirected,
                 )
             except LobbyError as problem:
                 await self.refuse(problem.code, problem.message)

@@ -156,8 +156,8 @@ function onPong() {
   const notSeated = S.isNotSeatedPong(state);
   state = S.receivePong(state);
   if (!notSeated) return;
-  if (state.invite) send({ type: "join", table: state.invite });
-  else if (state.rematch) send({ type: "join", room: state.rematch, opponent: "human" });
+  const join = S.pendingJoin(state);
+  if (join) send(join);
   else enterLobby();
 }
 

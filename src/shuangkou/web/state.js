@@ -19,6 +19,7 @@ export function initialState({ token = null, invite = null, sort = "rank" } = {}
     table: null,
     invite,
     rematch: null, // a room to join by quick match on the node a redirect named
+    redirected: false, // the pending join follows a redirect
     connection: { status: "idle", everOpen: false, reconnectAt: 0 },
     awaitingPong: false,
     gotState: false,
@@ -459,13 +460,21 @@ export function receiveLeft(state, message = {}) {
 /**
  * `redirect` (a cluster's node): the link reconnects to the node named; with a `table`
  * (quick match found players waiting there) it joins that table once connected, as an
- * invitation is joined; with a `room` (that node runs fewer tables) it joins the room by
- * quick match there.
+ * invitation is joined; with a `room` (that node runs fewer tables, or the room of the
+ * table, for a quick match there if it has filled) it joins the room by quick match there.
+ * The join says it was `redirected`: that node seats us, it does not send us on.
  */
 export function receiveRedirect(state, message) {
-  if (message.table) return { ...state, invite: message.table, joining: true };
-  if (message.room) return { ...state, rematch: message.room, joining: true };
-  return state;
+  if (!message.table && !message.room) return state;
+  return { ...state, invite: message.table || null, rematch: message.room || null, redirected: true, joining: true };
+}
+
+/** The `join` to send once connected (an invitation or a redirect to follow), or null. */
+export function pendingJoin(state) {
+  const followed = state.redirected ? { redirected: true } : {};
+  if (state.invite) return { type: "join", table: state.invite, ...(state.rematch ? { room: state.rematch } : {}), ...followed };
+  if (state.rematch) return { type: "join", room: state.rematch, opponent: "human", ...followed };
+  return null;
 }
 
 /** Reasons of `closed` after which the table goes on elsewhere or later: the view stays. */
@@ -582,6 +591,7 @@ export function receiveState(state, message) {
     busy: false,
     invite: null,
     rematch: null,
+    redirected: false,
   };
   if (table.game_id !== state.gameId) {
     next = {
