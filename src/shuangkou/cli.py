@@ -435,6 +435,11 @@ def add_serve(subparsers: Subparsers) -> None:
     parser.add_argument("--operator-token", help="token for the operator API (default: $SHUANGKOU_OPERATOR_TOKEN)")
     parser.add_argument("--bot-delay", type=float, default=0.6, help="seconds before a bot or hosting move")
     parser.add_argument(
+        "--expert-workers", type=int, metavar="N",
+        help="processes that search the moves of expert bots (rooms with bot_level = \"expert\"); "
+        "default: one fewer than the cores, at least 1",
+    )
+    parser.add_argument(
         "--commit-delay", type=float, default=0.0, metavar="MS",
         help="milliseconds a batch of game actions waits for more before it is committed (default 0)",
     )
@@ -467,12 +472,15 @@ def run_serve(args: argparse.Namespace) -> int:
     rooms = Path(args.rooms) if args.rooms else None
     if rooms is not None and not rooms.is_dir():
         raise CommandError(f"--rooms: {rooms} is not a directory")
+    if args.expert_workers is not None and args.expert_workers < 1:
+        raise CommandError(f"--expert-workers: expected at least 1, got {args.expert_workers}")
     settings = ServerSettings(
         database_url=args.database_url or database_url_in(data_dir),
         rooms_dir=rooms,
         data_dir=data_dir,
         operator_token=args.operator_token or os.environ.get("SHUANGKOU_OPERATOR_TOKEN"),
         bot_delay=args.bot_delay,
+        expert_workers=args.expert_workers,
         commit_delay=args.commit_delay / 1000,
         seed=args.seed,
         ws_deflate=args.ws_deflate,

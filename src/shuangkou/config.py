@@ -7,7 +7,8 @@ grouped into tables::
     edition = "points"
     [rules]    four_joker_bomb, serial_bomb_two, hosting_bombs,
                wild_jokers, three_joker_bomb                          (R4.6, R6.3, R11.2, C3.1)
-    [play]     first_player, auto_pass, bot_fill                      (R2.1, R2.6)
+    [play]     first_player, auto_pass, bot_fill, bot_level,
+               expert_rollouts                                        (R2.1, R2.6)
     [timers]   turn_seconds, max_timeouts, ready_seconds,
                bot_fill_seconds                                       (R11.3, R11.4)
     [results]  flat, single, double                                   (R7.1)
@@ -63,10 +64,12 @@ __all__ = [
     "FIELD_TABLE",
     "FOUR_SEAT_KEYS",
     "MAX_CARDS_LEFT",
+    "MAX_EXPERT_ROLLOUTS",
     "SHIPPED",
     "SHIPPED_NAMES",
     "TABLES",
     "BotFill",
+    "BotLevel",
     "ConfigError",
     "ContributionMode",
     "DoublingFrom",
@@ -91,6 +94,7 @@ __all__ = [
 Edition = Literal["points", "wealth"]
 FirstPlayer = Literal["flip", "winner"]
 BotFill = Literal["offer", "auto"]
+BotLevel = Literal["easy", "normal", "expert"]
 ContributionMode = Literal["max", "sum"]
 DoublingFrom = Literal["winner", "game"]
 EscapeMode = Literal["host", "settle"]
@@ -117,10 +121,14 @@ MAX_CARDS_LEFT = HAND_SIZE
 
 SMALLEST_BOMB_PHASE = 4  # R4.1
 
+MAX_EXPERT_ROLLOUTS = 1000
+"""The most rollouts an expert bot of a room may spend on one move (about 0.7 s of one
+core with two seats, 2 s with four: docs/simulation.md#the-expert)."""
+
 TABLES: dict[str, tuple[str, ...]] = {
     "": ("name", "edition"),
     "rules": ("four_joker_bomb", "serial_bomb_two", "hosting_bombs", "wild_jokers", "three_joker_bomb"),
-    "play": ("first_player", "auto_pass", "bot_fill"),
+    "play": ("first_player", "auto_pass", "bot_fill", "bot_level", "expert_rollouts"),
     "timers": ("turn_seconds", "max_timeouts", "ready_seconds", "bot_fill_seconds"),
     "results": ("flat", "single", "double"),
     "scoring": ("contribution", "doubling_from", "count_unconnected", "unconnected", "phases"),
@@ -298,6 +306,8 @@ class RoomConfig(_Frozen):
     first_player: FirstPlayer
     auto_pass: bool
     bot_fill: BotFill = "offer"
+    bot_level: BotLevel = "normal"
+    expert_rollouts: Annotated[int, Field(ge=1, le=MAX_EXPERT_ROLLOUTS)] = 80
     # [timers]
     turn_seconds: Seconds
     max_timeouts: Positive

@@ -13,9 +13,10 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from ..bots import Bot
+from ..combos import Combo
 from ..game import Game
 from ..store import Account
+from .bots import SeatBot
 from .clock import Turn
 from .connection import Connection
 from .protocol import ClientMessage
@@ -23,6 +24,7 @@ from .record import TableRecord
 
 __all__ = [
     "Asked",
+    "Decided",
     "Disconnect",
     "FillWaitOver",
     "Inbox",
@@ -64,7 +66,7 @@ class Sit(Request[int]):
 
     account: Account
     connection: Connection | None
-    bot: Bot | None = None
+    bot: SeatBot | None = None
     seat: int | None = None
 
 
@@ -145,13 +147,23 @@ class FillWaitOver:
 
 
 @dataclass(frozen=True, slots=True)
+class Decided:
+    """An expert bot's move (None: pass) for ``seat``, searched for the state ``key``
+    (the game's id and its number of actions)."""
+
+    key: tuple[str, int]
+    seat: int
+    move: Combo | None
+
+
+@dataclass(frozen=True, slots=True)
 class Stop:
     """Stop the table (server shutdown)."""
 
 
 Asked = Sit | Reconnect | Rejoin | Restore
 """The requests that want an answer."""
-Told = Watch | Unwatch | Disconnect | Received | TimerFired | ReadyExpired | FillWaitOver
+Told = Watch | Unwatch | Disconnect | Received | TimerFired | ReadyExpired | FillWaitOver | Decided
 """The items nobody waits for, but :class:`Stop`."""
 Item = Asked | Told | Stop
 

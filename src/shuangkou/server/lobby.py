@@ -12,9 +12,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ..bots import GreedyBot
 from ..config import EDITIONS, ConfigError, load_config
 from ..store import Account, Fence, FencedError, Store, StoredGame
+from .bots import ExpertPool, SeatBot, default_expert_workers
 from .cluster import WAITING_LISTED, Cluster, Redirect
 from .connection import Connection
 from .inbox import Rejoin, Restore, Sit
@@ -49,6 +49,7 @@ class Lobby:
         seed: int | None = None,
         commit_delay: float = 0.0,
         cluster: Cluster | None = None,
+        expert_workers: int | None = None,
     ) -> None:
         self.store = store
         self.cluster = cluster  # a node of a cluster: tables are claimed, the directory kept
@@ -71,6 +72,7 @@ class Lobby:
             on_empty=self._on_empty,
             on_lost=self._on_lost,
             fill_with_bots=self._fill_waiting_table,
+            experts=ExpertPool(expert_workers or default_expert_workers()),
         )
         self.reload_rooms()
 
@@ -248,7 +250,7 @@ class Lobby:
     async def _fill_with_bots(self, table: Table) -> None:
         for _ in range(table.free_seats):
             bot = await self.run_db(lambda: self.store.create_guest("Bot", self.starting_balances()))
-            await table.ask(Sit(bot, None, GreedyBot()))
+            await table.ask(Sit(bot, None, SeatBot.of(table.room.config)))
 
     async def _check_entry(self, account: Account, room: Room) -> None:
         """A player below the room's first level may not sit down in a wealth room (R9.4)."""
@@ -413,6 +415,7 @@ class Lobby:
         """Stop seating, stop every table (running games stay persisted for restore)."""
         self.stop_seating()
         await asyncio.gather(*(table.stop() for table in list(self.tables.values())))
+        await self.services.experts.close()
 
 
 def _record_table(stored: StoredGame) -> str:

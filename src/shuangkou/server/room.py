@@ -42,6 +42,7 @@ class Room:
             "title": config.name,
             "edition": config.edition,
             "seats": config.seats,
+            "bot_level": config.bot_level,
             "stakes": [levels[0].match_points, levels[-1].match_points],
             "entry": config.entry_balance,
             "turn_seconds": config.turn_seconds,

@@ -32,6 +32,7 @@ class ServerSettings:
     operator_token: str | None = None
     secret: str | None = None
     bot_delay: float = 0.6
+    expert_workers: int | None = None  # processes searching expert bots' moves; None: one fewer than the cores
     commit_delay: float = 0.0  # seconds a batch of game actions waits for more before its commit
     seed: int | None = None  # tests and demos only: deal game n with seed + n instead of a secure shuffle
     token_max_age: int = 30 * 24 * 3600

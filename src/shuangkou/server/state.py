@@ -84,7 +84,7 @@ class AppState:
             METRICS.node.labels(settings.cluster.node_id).set(1)
         lobby = self._lobby = Lobby(
             store, self.run_db, settings.rooms_dir, settings.bot_delay, settings.seed, settings.commit_delay,
-            self.cluster,
+            self.cluster, settings.expert_workers,
         )
         if self.cluster is None:
             return await lobby.restore()

@@ -1,11 +1,13 @@
 """Tables: one asyncio task per table owns its seats, its game and its clocks.
 
 Everything that changes a table — client messages, connects and disconnects, timers,
-escapes — goes through the table's inbox (:mod:`.inbox`) and is handled one at a time, so
-no two changes interleave. A game action is checked by the game, persisted, and only then
-announced; an action that cannot be persisted is taken back. Clocks (:mod:`.clock`) post
-their expiry only while what they time is current, and the table checks again when it
-handles it. Views are built by :mod:`.views`.
+escapes, expert bots' moves — goes through the table's inbox (:mod:`.inbox`) and is handled
+one at a time, so no two changes interleave. An expert's move is searched outside the event
+loop (:mod:`.bots`) while the table goes on; it comes back through the inbox and is played
+only if the game is still in the state it was searched for. A game action is checked by the
+game, persisted, and only then announced; an action that cannot be persisted is taken back.
+Clocks (:mod:`.clock`) post their expiry only while what they time is current, and the
+table checks again when it handles it. Views are built by :mod:`.views`.
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ from typing import Any, TypeVar, assert_never
 
 import orjson
 
-from ..bots import Bot, GreedyBot, bot_action
+from ..bots import GreedyBot, Seen, bot_action
+from ..combos import Combo
+from ..config import RoomConfig
 from ..errors import ErrorCode
 from ..game import (
     Action,
@@ -41,10 +45,12 @@ from ..game import (
 from ..scoring import SettlementView, TableSettlementView
 from ..store import Account, Fence, FencedError, Store
 from . import protocol as p
+from .bots import ExpertPool, SeatBot, default_expert_workers, move_seed
 from .clock import Countdown, Turn, TurnClock
 from .connection import Connection
 from .inbox import (
     Asked,
+    Decided,
     Disconnect,
     FillWaitOver,
     Inbox,
@@ -84,7 +90,7 @@ async def _no_bots(table: Table) -> None:
 @dataclass
 class Services:
     """What tables share: the store, its executor, the action journal, timing settings,
-    and the lobby's callbacks for seat bookkeeping."""
+    the workers of expert bots, and the lobby's callbacks for seat bookkeeping."""
 
     store: Store
     run_db: Callable[[Callable[[], Any]], Awaitable[Any]]
@@ -98,6 +104,7 @@ class Services:
     seed: int | None = None  # tests and demos only: the n-th game (from 0) is dealt with seed + n
     deals: int = 0
     pusher: MovesPusher = field(default_factory=MovesPusher)
+    experts: ExpertPool = field(default_factory=lambda: ExpertPool(default_expert_workers()))
 
     def next_seed(self) -> int | None:
         """The seed of the next deal: None (a secure shuffle, R1.4) unless the server has a seed."""
@@ -119,6 +126,8 @@ class TableGame:
 
 
 TurnKey = tuple[int, int, bool]
+StateKey = tuple[str, int]
+"""A game's state: the game's id and how many actions it has taken."""
 
 
 @dataclass(eq=False)
@@ -146,6 +155,7 @@ class Table:
     fill_clock: Countdown[int] = field(init=False)  # how long players wait for others (bot_fill_seconds)
     _fill_waits: int = 0
     _bots_offered: int = 0  # the wait whose end offered bots (0: none)
+    _searching: StateKey | None = None  # the state an expert bot's move is being searched for
     _background: set[asyncio.Task[None]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
@@ -226,6 +236,9 @@ class Table:
         if self.task is not None:
             self.inbox.post(Stop())
             await asyncio.gather(self.task, return_exceptions=True)
+        for task in list(self._background):  # a search nobody will play
+            task.cancel()
+        await asyncio.gather(*self._background, return_exceptions=True)
 
     # -- the task -------------------------------------------------------------------
 
@@ -301,12 +314,16 @@ class Table:
                 self._fill_wait_over(token)
             case ReadyExpired(seat=index, token=token):
                 self._ready_expired(index, token)
+            case Decided(key=key, seat=index, move=move):
+                await self._expert_decided(key, index, move)
             case _:
                 assert_never(item)
 
     # -- seating ----------------------------------------------------------------------
 
-    async def _sit(self, account: Account, connection: Connection | None, bot: Bot | None, chosen: int | None) -> int:
+    async def _sit(
+        self, account: Account, connection: Connection | None, bot: SeatBot | None, chosen: int | None
+    ) -> int:
         if not self.room.open and bot is None:
             raise TableFull("the room is closed")
         if account.id in self.accounts():
@@ -668,7 +685,7 @@ class Table:
                 account = await self.services.run_db(partial(store.get_account, seated.account))
                 if account is None:
                     raise GameError("bad_record", f"account {seated.account} of game {game_id} is gone")
-                bot = GreedyBot() if seated.bot else None
+                bot = SeatBot.of(self.room.config) if seated.bot else None  # at the room's level now
                 self._seat(index, Seat(account, self._ready_clock(index), bot, ready=True))
                 await self._refresh_balance(index)
         self.current = TableGame(game, game_id, maybe_paid=True)
@@ -733,9 +750,50 @@ class Table:
         if seat is None:
             return
         if turn.kind == "auto":
-            await self._apply(bot_action(game, seat.bot) if seat.bot is not None else HostedTurn(index))
+            bot = seat.bot
+            if bot is None:
+                await self._apply(HostedTurn(index))
+            elif bot.quick is not None:
+                await self._apply(bot_action(game, bot.quick))
+            else:
+                self._search(current, bot)
         elif not game.hosting[index]:
             await self._apply(Timeout(index))
+
+    def _search(self, current: TableGame, bot: SeatBot) -> None:
+        """Have the expert bot to act search its move in the background (once per state):
+        its answer comes back as :class:`Decided`."""
+        game = current.game
+        key = (current.game_id, game.seq)
+        if self._searching == key:
+            return  # asked already (the automatic move was armed again by a change that kept the state)
+        self._searching = key
+        seen = Seen.of(game, game.to_act)  # what the bot's seat may see, nothing more
+        task = asyncio.get_running_loop().create_task(self._expert_move(key, game.settings, seen, bot))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _expert_move(self, key: StateKey, config: RoomConfig, seen: Seen, bot: SeatBot) -> None:
+        """Search in the expert pool, then post the move to the inbox. A search that fails
+        (a worker died) leaves the move to the normal level, so the game goes on."""
+        try:
+            move = await self.services.experts.choose(config, seen, move_seed(*key), bot.rollouts)
+        except Exception:
+            log.exception("expert search failed", extra={"table": self.id, "room": self.room.name, "game": key[0]})
+            METRICS.errors.labels("internal").inc()
+            move = GreedyBot().choose(seen)
+        self.inbox.post(Decided(key, seen.seat, move))
+
+    async def _expert_decided(self, key: StateKey, index: int, move: Combo | None) -> None:
+        """Play an expert's move if the game is still in the state it was searched for;
+        a move for a state that is gone (or a search asked for again since) is dropped."""
+        if key != self._searching:
+            return
+        self._searching = None
+        current = self.current
+        if current is None or not self.playing or (current.game_id, current.game.seq) != key:
+            return  # the state moved on: its automatic move, armed again, searches anew
+        await self._apply(Pass(index) if move is None else Play.move(index, move))
 
     # -- views and messages ---------------------------------------------------------
 

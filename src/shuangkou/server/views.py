@@ -16,6 +16,7 @@ from typing_extensions import TypedDict  # pydantic needs it for schemas on Pyth
 
 from ..bots import Seen, hint_moves
 from ..combos import ComboView, Kind
+from ..config import BotLevel
 from ..game import EscapeCostView, Game, GameView
 from ..scoring import SettlementView, TableSettlementView
 from .render import moves_json
@@ -63,11 +64,13 @@ EventView = TypedDict(  # functional form: "with" is a Python keyword
 
 
 class SeatView(TypedDict):
-    """A seated player as everyone sees them."""
+    """A seated player as everyone sees them; ``bot_level``: the level a bot plays at
+    (None: a person)."""
 
     name: str
     account: int
     bot: bool
+    bot_level: BotLevel | None
     connected: bool
     ready: bool
     balance: int | None
@@ -102,12 +105,13 @@ class AccountView(TypedDict):
 
 
 class RoomSummary(TypedDict):
-    """A room as the lobby shows it."""
+    """A room as the lobby shows it; ``bot_level``: the level its bots play at."""
 
     name: str
     title: str
     edition: str
     seats: int
+    bot_level: BotLevel
     stakes: list[int]
     entry: int | None
     turn_seconds: float
@@ -167,6 +171,7 @@ class TableViews:
                 "name": seat.account.name,
                 "account": seat.account.id,
                 "bot": seat.bot is not None,
+                "bot_level": seat.bot.level if seat.bot is not None else None,
                 "connected": seat.bot is not None or seat.connection is not None,
                 "ready": seat.ready,
                 "balance": seat.balance,
