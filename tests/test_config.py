@@ -81,6 +81,7 @@ def test_shipped_defaults_of_every_config_item(name: str) -> None:
     assert config.escape_mode == "settle"  # R10.2
     assert config.escape_multiplier == 12  # R10.3
     assert (config.turn_seconds, config.max_timeouts, config.ready_seconds) == (20, 3, 30)  # R11.3, R11.4
+    assert (config.bot_level, config.expert_rollouts) == ("normal", 80)  # the greedy planner, as before the key
 
 
 def test_r7_1_result_thresholds_and_multipliers(points: RoomConfig, wealth: RoomConfig) -> None:
@@ -313,6 +314,10 @@ def test_unknown_key_in_a_row(tmp_path: Path) -> None:
         ("[timers]\nready_seconds = 0\n", "timers.ready_seconds", "above 0", "0"),
         ("[balance]\nstarting_balance = true\n", "balance.starting_balance", "an integer", "true"),
         ('[play]\nfirst_player = "loser"\n', "play.first_player", "'flip' or 'winner'", '"loser"'),
+        ('[play]\nbot_level = "hard"\n', "play.bot_level", "'easy', 'normal' or 'expert'", '"hard" (a string)'),
+        ("[play]\nexpert_rollouts = 0\n", "play.expert_rollouts", "a value of at least 1", "0 (an integer)"),
+        ("[play]\nexpert_rollouts = 5000\n", "play.expert_rollouts", "a value of at most 1000", "5000"),
+        ("[play]\nexpert_rollouts = 80.5\n", "play.expert_rollouts", "an integer", "80.5"),
         ('[scoring]\ncontribution = "all"\n', "scoring.contribution", "'max' or 'sum'", '"all"'),
         ('[scoring]\ndoubling_from = "x"\n', "scoring.doubling_from", "'winner' or 'game'", '"x"'),
         ('[escape]\nescape_mode = "run"\n', "escape.escape_mode", "'host' or 'settle'", '"run"'),

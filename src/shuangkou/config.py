@@ -60,6 +60,7 @@ from .rules import FourJokerBomb, Rules, WildJokers
 
 __all__ = [
     "CLASSIC_ROOMS",
+    "DEFAULT_EXPERT_ROLLOUTS",
     "EDITIONS",
     "FIELD_TABLE",
     "FOUR_SEAT_KEYS",
@@ -120,6 +121,9 @@ MAX_CARDS_LEFT = HAND_SIZE
 """The most cards a loser can hold: the whole hand dealt (R1.3)."""
 
 SMALLEST_BOMB_PHASE = 4  # R4.1
+
+DEFAULT_EXPERT_ROLLOUTS = 80
+"""Rollouts per move of an expert bot by default (``expert_rollouts``; :mod:`shuangkou.expert`)."""
 
 MAX_EXPERT_ROLLOUTS = 1000
 """The most rollouts an expert bot of a room may spend on one move (about 0.7 s of one
@@ -307,7 +311,7 @@ class RoomConfig(_Frozen):
     auto_pass: bool
     bot_fill: BotFill = "offer"
     bot_level: BotLevel = "normal"
-    expert_rollouts: Annotated[int, Field(ge=1, le=MAX_EXPERT_ROLLOUTS)] = 80
+    expert_rollouts: Annotated[int, Field(ge=1, le=MAX_EXPERT_ROLLOUTS)] = DEFAULT_EXPERT_ROLLOUTS
     # [timers]
     turn_seconds: Seconds
     max_timeouts: Positive

@@ -29,14 +29,14 @@ from dataclasses import dataclass
 from .bots import GreedyBot, Seen, hint_moves, whole_hand
 from .cards import DECK, NUM_SLOTS, Counts, counts_of
 from .combos import Combo, Kind
-from .config import RoomConfig
+from .config import DEFAULT_EXPERT_ROLLOUTS, RoomConfig
 from .moves import hosting_move, legal_moves
 from .scoring import BombPlay, partner_of, settle_classic, settle_game
 from .scoring import decided_result as _decided
 
 __all__ = ["DEFAULT_ROLLOUTS", "POLICIES", "Budget", "ExpertBot", "Playout", "candidates", "unseen_counts"]
 
-DEFAULT_ROLLOUTS = 80
+DEFAULT_ROLLOUTS = DEFAULT_EXPERT_ROLLOUTS
 """Rollouts per decision by default: a median of about 55 ms of one core with two seats,
 150 ms with four (docs/simulation.md#the-expert)."""
 
