@@ -337,9 +337,25 @@ def test_C1_4_the_two_players_change_places_by_the_flip_card(start_server: Start
     run(scenario(), timeout=60)
 
 
-def test_a_player_waiting_longer_than_bot_fill_seconds_is_offered_bots(start_server: StartServer) -> None:
+def patient_server(start_server: StartServer, play: str = "") -> RunningServer:
+    """A server whose classic room fills its free seats with bots after a wait of 0.3 s
+    (``bot_fill_seconds``); ``play``: more keys of its ``[play]`` table."""
     room = CLASSIC_ROOM.replace("[timers]\n", "[timers]\nbot_fill_seconds = 0.3\n")
-    server = start_server(rooms={**ROOMS, "classic": room})
+    room = room.replace('name = "Classic"\n', f'name = "Classic"\n[play]\n{play}')
+    return start_server(rooms={**ROOMS, "classic": room})
+
+
+async def accept_bots(player: Player) -> dict[str, Any]:
+    """The player accepts the offer of bots: the two free seats take bots."""
+    await player.send({"type": "bots"})
+    table = await player.until(lambda t: all(seat is not None for seat in t["seats"]))
+    assert [seat["bot"] for seat in table["seats"]] == [False, False, True, True]
+    assert [seat["bot_level"] for seat in table["seats"]] == [None, None, "normal", "normal"]
+    return table
+
+
+def test_a_player_waiting_longer_than_bot_fill_seconds_is_offered_bots(start_server: StartServer) -> None:
+    server = patient_server(start_server)
 
     async def scenario() -> None:
         ana = await server.player("Ana")
@@ -357,7 +373,7 @@ def test_a_player_waiting_longer_than_bot_fill_seconds_is_offered_bots(start_ser
         assert status == 200
         lobby = {room["name"]: room for room in rooms["rooms"]}
         assert lobby["classic"]["free_seats"] == 2 and lobby["classic"]["seats"] == 4
-        await ana.send({"type": "bots"})
+        await accept_bots(ana)
         table = await bo.until(lambda t: all(seat is not None for seat in t["seats"]))
         assert [seat["bot"] for seat in table["seats"]] == [False, False, True, True]
 
@@ -370,8 +386,7 @@ def test_the_offer_of_bots_is_sent_again_to_a_player_who_reconnects_while_it_sta
     """A page reloaded after the ``bots_offered`` notice is told again (the offer stands
     until someone sits down); once someone has, a reconnect brings no offer until the new
     wait is over."""
-    room = CLASSIC_ROOM.replace("[timers]\n", "[timers]\nbot_fill_seconds = 0.3\n")
-    server = start_server(rooms={**ROOMS, "classic": room})
+    server = patient_server(start_server)
 
     async def scenario() -> None:
         ana = await server.player("Ana")
@@ -395,23 +410,22 @@ def test_the_offer_of_bots_is_sent_again_to_a_player_who_reconnects_while_it_sta
         assert not [m for m in third.log if m["type"] == "notice"], "no offer before the new wait is over"
         offer = await third.expect("notice", timeout=5)  # the new wait ends: offered again, for 2 seats
         assert (offer["code"], offer["count"]) == ("bots_offered", 2)
-        await third.send({"type": "bots"})
-        table = await third.until(lambda t: all(seat is not None for seat in t["seats"]))
-        assert [seat["bot"] for seat in table["seats"]] == [False, False, True, True]
+        await accept_bots(third)
 
     run(scenario(), timeout=60)
 
 
 def test_bot_fill_auto_seats_bots_once_the_wait_is_over(start_server: StartServer) -> None:
-    room = CLASSIC_ROOM.replace("[timers]\n", "[timers]\nbot_fill_seconds = 0.3\n")
-    room = room.replace('name = "Classic"\n', 'name = "Classic"\n[play]\nbot_fill = "auto"\n')
-    server = start_server(rooms={**ROOMS, "classic": room})
+    """The bots play at the room's level; the server stops while they play (expert
+    searches pending or running in its worker processes)."""
+    server = patient_server(start_server, 'bot_fill = "auto"\nbot_level = "expert"\n')
 
     async def scenario() -> None:
         ana = await server.player("Ana")
         await ana.join("classic")
         table = await ana.until(lambda t: all(seat is not None for seat in t["seats"]), timeout=5)
         assert [seat["bot"] for seat in table["seats"]] == [False, True, True, True]
+        assert [seat["bot_level"] for seat in table["seats"]] == [None, "expert", "expert", "expert"]
         await ana.ready()
         await ana.until(lambda t: t["phase"] == "playing")
 
