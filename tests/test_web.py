@@ -1323,6 +1323,34 @@ def test_play_a_bot_starts_the_game_without_pressing_ready(server: Server, brows
     player.close()
 
 
+def test_the_bot_level_is_said_in_the_lobby_and_by_the_bots_seat(tmp_path: Path, browser: Browser) -> None:
+    """Each room says how well its bots play (its ``bot_level``), and at the table the bot's
+    seat says its level, in both languages; an expert bot plays a whole game in the page."""
+    rooms = {"points": ROOMS["points"], "expert": ROOMS["points"] + '[play]\nbot_level = "expert"\n'}
+    with run_server(tmp_path, rooms) as server:
+        ana = Player(browser, server).sign_in("Ana").in_lobby()
+        page = ana.page
+        assert page.inner_text("[data-testid=bot-level-points]") == "Normal"
+        assert page.inner_text("[data-testid=bot-level-expert]") == "Expert"
+        page.click("[data-lang=zh]")
+        assert page.inner_text("[data-testid=bot-level-expert]") == "高手"
+        assert page.inner_text("[data-testid=bot-level-points]") == "普通"
+        page.click("[data-lang=en]")
+        ana.play_bots("expert")
+        bot = 1 - int(page.evaluate("window.shuangkou.state.table.you"))
+        label = page.locator(f"[data-testid=bot-level-{bot}]")
+        assert label.inner_text() == "Expert"
+        assert label.get_attribute("title") == "This bot plays at the Expert level"
+        assert page.locator(f"[data-testid=bot-level-{1 - bot}]").count() == 0, "a person's seat has no level"
+        page.click("[data-lang=zh]")
+        assert label.inner_text() == "高手"
+        page.click("[data-lang=en]")
+        page.click("#btn-hosting")  # hosting plays our seat against the expert to the end
+        page.wait_for_selector("#result-card [data-testid=next-game]", timeout=120000)
+        assert ana.attr("phase") == "settled"
+        ana.close()
+
+
 def test_sound_switch_is_remembered_and_no_audio_is_downloaded(server: Server, browser: Browser) -> None:
     """Sounds are made in the page (Web Audio): your turn and each play sound, the mute
     switch silences them and is remembered across a reload, and no request fetches audio."""

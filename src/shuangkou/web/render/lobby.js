@@ -59,6 +59,8 @@ export function renderLobby(state, { join, dismissReport }) {
       h("div", {}, h("dt", {}, t("room.turn")), h("dd", {}, t("room.seconds", { s: formatNumber(room.turn_seconds) }))),
       room.entry ? h("div", {}, h("dt", {}, t("room.entry")), h("dd", {}, money(room.entry, room.edition))) : null,
       h("div", {}, h("dt", {}, t("room.players")), h("dd", {}, formatNumber(room.players))),
+      room.bot_level ? h("div", { title: t("room.botLevelHelp") }, h("dt", {}, t("room.botLevel")),
+        h("dd", { "data-testid": `bot-level-${room.name}` }, t(`botLevel.${room.bot_level}`))) : null,
       room.free_seats ? h("div", { class: "room-waiting" }, h("dt", {}, t("room.waiting")),
         h("dd", { "data-testid": `free-seats-${room.name}` }, t("room.freeSeats", { count: room.free_seats }))) : null,
     );
