@@ -33,6 +33,28 @@ def test_four_seat_tables_get_four_connections_each() -> None:
     assert report.actions > 10
 
 
+def test_expert_tables_play_in_a_second_window_beside_the_same_tables() -> None:
+    """``--expert-tables``: the run measures the tables alone, then beside tables of one load
+    bot against the server's expert bots; both windows and the experts' turns are reported."""
+    report = run_load(LoadSettings(tables=3, duration=3, warmup=1, think=0.3, expert_tables=2))
+    before = report.without_experts
+    assert before is not None and before.expert_tables == 0 and before.without_experts is None
+    assert report.expert_tables == 2
+    assert report.errors == before.errors == {}
+    assert report.actions > 10 and before.actions > 10
+    assert report.expert_latency_ms["count"] > 0 and report.expert_turn_ms["count"] > 0
+    assert report.expert_turn_ms["p50"] > 0
+    text = report.to_text()
+    assert "without expert tables:" in text and "with / without expert tables" in text
+    assert report.to_dict()["without_experts"]["latency_ms"] == before.latency_ms
+
+
+def test_bad_expert_table_options_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["loadtest", "--tables", "1", "--expert-tables", "-1"]) == 2
+    assert main(["loadtest", "--sweep", "1,2", "--expert-tables", "1"]) == 2
+    assert "not with --sweep" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("url", ["http://10.1.2.3:8000", "http://192.168.0.1", "http://8.8.8.8"])
 def test_only_loopback_addresses_are_targets(url: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["loadtest", "--url", url, "--tables", "1", "--duration", "1"]) == 2

@@ -19,12 +19,18 @@ The test measures, over a window after a warm-up:
 It starts its own server (``shuangkou serve`` as a child process on a fresh data directory)
 unless given ``--url``, which must be a loopback address. ``--sweep`` runs several table
 counts, each on a fresh server, and reports the largest that held the latency target.
+``--expert-tables N`` measures what expert bots (rooms with ``bot_level = "expert"``) cost
+the other tables: after the window above, N more tables sit down, each one load bot against
+the server's expert bots (in room ``--expert-room``, which the run adds to the server it
+starts), and a second window measures the same tables again beside them: the human-side
+latencies of both windows are printed side by side.
 ``--nodes N`` starts N servers as the nodes of a cluster (on ``--database-url``, PostgreSQL,
 and ``--redis-url``) and connects table k's bots to node k mod N; ``--compare-nodes`` with
 ``--sweep`` runs each count on one node, then on N, and prints them side by side.
 
     shuangkou loadtest --tables 1000 --duration 60
     shuangkou loadtest --sweep 250,500,1000,1500 --duration 30
+    shuangkou loadtest --tables 200 --expert-tables 20 --duration 30
     python bench/load.py --tables 5 --duration 3          # the same, as a script
 """
 
@@ -46,7 +52,8 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
+from importlib import resources
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -55,6 +62,7 @@ import orjson
 import websockets
 from websockets.asyncio.client import ClientConnection
 
+from ..config import SHIPPED_NAMES
 from .process import ServerProcess
 
 __all__ = ["LoadReport", "LoadSettings", "main", "run_load", "sweep"]
@@ -80,6 +88,8 @@ class LoadSettings:
     nodes: int = 1  # servers started as the nodes of one cluster
     cluster: bool = False  # start the servers as the nodes of a cluster (PostgreSQL and Redis), even one
     redis_url: str = "redis://127.0.0.1:6379/0"  # the cluster's Redis, with nodes > 1
+    expert_tables: int = 0  # tables of one load bot against expert bots, seated for a second window
+    expert_room: str = "expert"  # their room (bot_level = "expert"); added to the server the run starts
 
 
 @dataclass
@@ -109,6 +119,10 @@ class LoadReport:
     target_p99_ms: float
     nodes: int = 1
     redirects: int = 0  # quick-match joins sent on to another node
+    expert_tables: int = 0  # tables against expert bots playing in this window besides ``tables``
+    expert_latency_ms: dict[str, float] = field(default_factory=dict)  # the load bots' actions at those tables
+    expert_turn_ms: dict[str, float] = field(default_factory=dict)  # an expert's turn: bot_delay plus its search
+    without_experts: LoadReport | None = None  # the window before the expert tables sat down (same run)
 
     @property
     def held(self) -> bool:
@@ -125,7 +139,22 @@ class LoadReport:
         return asdict(self) | {"held": self.held}
 
     def to_text(self) -> str:
-        """A short human summary."""
+        """A short human summary (after the window without expert tables, when there was one)."""
+        before = self.without_experts
+        if before is None:
+            return self._summary()
+        lat, base, turn = self.latency_ms, before.latency_ms, self.expert_turn_ms
+        return "\n".join([
+            "without expert tables:", before._summary(), "",
+            f"with {self.expert_tables} expert tables beside them:", self._summary(),
+            f"at the expert tables: the load bots' action latency ms p50 {self.expert_latency_ms.get('p50', 0):.1f}"
+            f"  p99 {self.expert_latency_ms.get('p99', 0):.1f}; an expert's turn (bot_delay and search) ms "
+            f"p50 {turn.get('p50', 0):.1f}  p99 {turn.get('p99', 0):.1f}  ({turn.get('count', 0)} turns)",
+            f"the {self.tables} other tables' action latency, with / without expert tables: "
+            f"p50 {_ratio(lat.get('p50'), base.get('p50'))}, p99 {_ratio(lat.get('p99'), base.get('p99'))}",
+        ])
+
+    def _summary(self) -> str:
         lat, hint = self.latency_ms, self.hint_ms
         handling = self.server_histograms.get("message_handling_ms", {})
         lag = self.server_histograms.get("event_loop_lag_ms", {})
@@ -152,6 +181,12 @@ class LoadReport:
             f"busy (load average {self.load_average})",
             f"p99 under {self.target_p99_ms:.0f} ms with no error: {'yes' if self.held else 'NO'}",
         ])
+
+
+def _ratio(after: float | None, before: float | None) -> str:
+    """``after / before ms (ratio)``, as the comparisons print them."""
+    ratio = f"{after / before:.2f}" if after and before else "n/a"
+    return f"{after} / {before} ms ({ratio})"
 
 
 def percentiles(samples: Sequence[float]) -> dict[str, float]:
@@ -198,9 +233,17 @@ class _Run:
         self.stopping = False
         self.latencies: list[float] = []
         self.hint_latencies: list[float] = []
+        self.expert_latencies: list[float] = []  # the load bots' actions at tables against expert bots
+        self.expert_turns: list[float] = []  # an expert bot's turn: from the state it acts in to its action's
         self.actions = 0
         self.games = 0
         self.errors: Counter[str] = Counter()
+
+    def new_window(self) -> None:
+        """Forget the figures of the last window."""
+        self.latencies, self.hint_latencies, self.expert_latencies, self.expert_turns = [], [], [], []
+        self.actions = self.games = 0
+        self.errors = Counter()
 
     def error(self, code: str) -> None:
         if self.measuring:
@@ -249,11 +292,14 @@ class _Run:
 
 
 class _Bot:
-    """One player: reacts to every state, acts after a think time."""
+    """One player: reacts to every state, acts after a think time; an ``expert`` bot plays
+    against the server's expert bots, alone at its table."""
 
-    def __init__(self, run: _Run, index: int) -> None:
+    def __init__(self, run: _Run, index: int, expert: bool = False) -> None:
         self.run = run
         self.index = index
+        self.expert = expert
+        self.expert_turn: tuple[int, float] | None = None  # (game's actions, time) when an expert bot's turn began
         self.rng = random.Random(run.settings.seed * 1_000_003 + index)
         self.node_url = run.node_urls[(index // run.seats) % len(run.node_urls)]  # a table's seats: one node
         self.token = ""
@@ -284,7 +330,11 @@ class _Bot:
             raise RuntimeError(f"no welcome: {welcome}")
 
     async def join(self) -> None:
-        await self.send({"type": "join", "room": self.run.settings.room, "opponent": "human"})
+        settings = self.run.settings
+        if self.expert:
+            await self.send({"type": "join", "room": settings.expert_room, "opponent": "bot"})
+        else:
+            await self.send({"type": "join", "room": settings.room, "opponent": "human"})
 
     async def send(self, message: dict[str, Any]) -> None:
         if self.socket is not None and not self.run.stopping:
@@ -343,11 +393,17 @@ class _Bot:
         seq = table["seq"]
         if self.sent is not None and seq > self.sent[0]:
             if run.measuring and self.sent[2]:  # sent (and its move chosen) inside the window
-                run.latencies.append(time.perf_counter() - self.sent[1])
-                run.actions += 1
+                latency = time.perf_counter() - self.sent[1]
+                if self.expert:
+                    run.expert_latencies.append(latency)
+                else:
+                    run.latencies.append(latency)
+                    run.actions += 1
             self.sent = None
+        if self.expert:
+            self.time_expert(table)
         newly_settled = table["phase"] == "settled" and (previous is None or previous["phase"] != "settled")
-        if newly_settled and run.measuring and table["you"] == 0:
+        if newly_settled and run.measuring and table["you"] == 0 and not self.expert:
             run.games += 1
         if self.busy or self.scheduled == seq or self.sent is not None:
             return
@@ -359,6 +415,19 @@ class _Bot:
             and self.readied != (table["game_id"] or "-")
         ):
             self.plan(seq, self.ready)
+
+    def time_expert(self, table: dict[str, Any]) -> None:
+        """Time the turns of the expert bots at this table: from the first state in which one
+        is to act to the first state with another action of the game."""
+        game = table["game"]
+        actions = game["seq"] if game is not None else -1
+        now = time.perf_counter()
+        if self.expert_turn is not None and actions != self.expert_turn[0]:
+            if self.run.measuring:
+                self.run.expert_turns.append(now - self.expert_turn[1])
+            self.expert_turn = None
+        if self.expert_turn is None and table["phase"] == "playing" and game["to_act"] != table["you"]:
+            self.expert_turn = (actions, now)
 
     def plan(self, seq: int, step: Any) -> None:
         self.scheduled = seq
@@ -505,11 +574,47 @@ async def _drive(
     seats = next((room.get("seats", 2) for room in rooms if room["name"] == settings.room), None)
     if seats is None:
         raise RuntimeError(f"the server has no room {settings.room!r}")
+    expert = next((room for room in rooms if room["name"] == settings.expert_room), None)
+    if settings.expert_tables and (expert is None or expert.get("bot_level") != "expert"):
+        raise RuntimeError(f"the server has no room {settings.expert_room!r} with bot_level = \"expert\"")
     run.seats = seats
     bots = [_Bot(run, i) for i in range(seats * settings.tables)]  # one connection per seat
     started = time.perf_counter()
-    gate = asyncio.Semaphore(settings.connect_concurrency)
     setup_errors: Counter[str] = Counter()
+    connected = await _seat(settings, bots, setup_errors)
+    setup = time.perf_counter() - started
+    # The bots and their sockets live to the end: no collection need scan them, and rare
+    # collections keep the generator's own pauses out of the latencies it measures.
+    thresholds = gc.get_threshold()
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(5_000, 20, 100)
+    try:
+        report = await _measure(settings, run, setup, connected, setup_errors, base_url, server_pids)
+        if settings.expert_tables:  # the same tables again, beside tables against expert bots
+            experts = [_Bot(run, len(bots) + i, expert=True) for i in range(settings.expert_tables)]
+            bots += experts
+            run.new_window()
+            await _seat(settings, experts, setup_errors)
+            report = replace(
+                await _measure(settings, run, setup, connected, setup_errors, base_url, server_pids),
+                expert_tables=settings.expert_tables,
+                expert_latency_ms=percentiles(run.expert_latencies),
+                expert_turn_ms=percentiles(run.expert_turns),
+                without_experts=report,
+            )
+        return report
+    finally:
+        run.stopping = True
+        await asyncio.gather(*(bot.close() for bot in bots))
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
+
+
+async def _seat(settings: LoadSettings, bots: list[_Bot], setup_errors: Counter[str]) -> int:
+    """Connect the bots (a few at a time) and have them join, in order so that neighbours
+    are matched together; returns how many connected."""
+    gate = asyncio.Semaphore(settings.connect_concurrency)
 
     async def connect(bot: _Bot) -> bool:
         async with gate:
@@ -521,27 +626,17 @@ async def _drive(
                 return False
 
     connected = sum(await asyncio.gather(*(connect(bot) for bot in bots)))
-    for bot in bots:  # in order, so neighbours are matched together
+    for bot in bots:
         if bot.socket is not None:
             await bot.join()
-    setup = time.perf_counter() - started
-    # The bots and their sockets live to the end: no collection need scan them, and rare
-    # collections keep the generator's own pauses out of the latencies it measures.
-    thresholds = gc.get_threshold()
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(5_000, 20, 100)
-    try:
-        return await _measure(settings, run, bots, setup, connected, setup_errors, base_url, server_pids)
-    finally:
-        gc.set_threshold(*thresholds)
-        gc.unfreeze()
+    return connected
 
 
 async def _measure(
-    settings: LoadSettings, run: _Run, bots: list[_Bot], setup: float, connected: int,
+    settings: LoadSettings, run: _Run, setup: float, connected: int,
     setup_errors: Counter[str], base_url: str, server_pids: Sequence[int],
 ) -> LoadReport:
+    """Play the warm-up, then measure one window (the bots play on after it)."""
     await asyncio.sleep(settings.warmup)
     buckets = await run.histograms()
     run.window_start = time.perf_counter()
@@ -561,8 +656,6 @@ async def _measure(
     machine_total = machine_end[1] - machine[1]
     machine_percent = round(100 * (machine_end[0] - machine[0]) / machine_total, 1) if machine_total else None
     buckets_end = await run.histograms()
-    run.stopping = True
-    await asyncio.gather(*(bot.close() for bot in bots))
     server_side = {
         "message_handling_ms": _bucket_quantiles(buckets, buckets_end, "shuangkou_action_seconds"),
         "event_loop_lag_ms": _bucket_quantiles(buckets, buckets_end, "shuangkou_event_loop_lag_seconds"),
@@ -576,7 +669,7 @@ async def _measure(
         server_ms = round(1000 * (server_cpu_end - server_cpu) / run.actions, 3) if run.actions else None
     return LoadReport(
         tables=settings.tables,
-        connections=len(bots),
+        connections=run.seats * settings.tables,
         connected=connected,
         seconds=round(seconds, 2),
         actions=run.actions,
@@ -660,9 +753,13 @@ def _forget_cluster(redis_url: str, server_args: list[str]) -> None:
 
 def _servers(settings: LoadSettings, directory: Path) -> list[ServerProcess]:
     """The server of a run, or with ``settings.nodes`` > 1 the nodes of a fresh cluster (its
-    database emptied of earlier runs' games first, so none is taken over)."""
+    database emptied of earlier runs' games first, so none is taken over). With expert
+    tables, the servers read the shipped rooms and the expert room from a rooms directory."""
+    server_args = settings.server_args
+    if settings.expert_tables:
+        server_args = [*server_args, "--rooms", str(_rooms_with_experts(settings.expert_room, directory / "rooms"))]
     if not settings.cluster and settings.nodes == 1:
-        return [ServerProcess(directory, settings.database_url, extra_args=settings.server_args,
+        return [ServerProcess(directory, settings.database_url, extra_args=server_args,
                               python=settings.server_python)]
     if not (settings.database_url or "").startswith("postgresql"):
         raise ValueError("--nodes needs --database-url postgresql+psycopg://... (a cluster runs on PostgreSQL)")
@@ -670,11 +767,24 @@ def _servers(settings: LoadSettings, directory: Path) -> list[ServerProcess]:
     return [
         ServerProcess(
             directory / f"node-{number}", settings.database_url, python=settings.server_python,
-            extra_args=[*settings.server_args, "--redis-url", settings.redis_url, "--node-id", f"n{number}-{run}",
+            extra_args=[*server_args, "--redis-url", settings.redis_url, "--node-id", f"n{number}-{run}",
                         "--cluster", f"load-{run}", "--drain-seconds", "0"],
         )
         for number in range(settings.nodes)
     ]
+
+
+def _rooms_with_experts(expert_room: str, directory: Path) -> Path:
+    """A rooms directory: the shipped rooms, and ``expert_room``, a points room whose bots
+    are experts."""
+    directory.mkdir(parents=True, exist_ok=True)
+    configs = resources.files("shuangkou") / "configs"
+    for name in SHIPPED_NAMES:
+        (directory / f"{name}.toml").write_text((configs / f"{name}.toml").read_text(encoding="utf-8"))
+    (directory / f"{expert_room}.toml").write_text(
+        'edition = "points"\nname = "Expert bots"\n[play]\nbot_level = "expert"\n'
+    )
+    return directory
 
 
 def sweep(
@@ -763,21 +873,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --sweep and --nodes: run each count on one node, then on N, side by side")
     parser.add_argument("--target-p99", type=float, default=100.0, help="latency target in ms (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bots' choices (default 0)")
+    parser.add_argument("--expert-tables", type=int, default=0, metavar="N",
+                        help="after the measured window, seat N more tables of one load bot against the server's "
+                             "expert bots and measure again: the other tables' latency with and without them")
+    parser.add_argument("--expert-room", default="expert",
+                        help="the room of those tables, with bot_level = \"expert\" (default expert; the run adds "
+                             "it to the server it starts; with --url the server must have it)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
 def settings_from(args: argparse.Namespace) -> LoadSettings:
     """Settings from parsed options (:class:`ValueError` for bad ones)."""
-    if args.tables < 1 or args.duration <= 0 or args.warmup < 0 or args.think < 0 or args.nodes < 1:
+    if (
+        args.tables < 1 or args.duration <= 0 or args.warmup < 0 or args.think < 0 or args.nodes < 1
+        or args.expert_tables < 0
+    ):
         raise ValueError(
-            "--tables and --nodes must be at least 1, --duration positive, --warmup and --think not negative"
+            "--tables and --nodes must be at least 1, --duration positive, --warmup, --think and --expert-tables "
+            "not negative"
         )
+    if args.expert_tables and args.sweep:
+        raise ValueError("--expert-tables goes with one run, not with --sweep")
     if args.nodes > 1 or args.compare_nodes:
         _check_loopback(args.redis_url)
     return LoadSettings(
         tables=args.tables, duration=args.duration, warmup=args.warmup, think=args.think, room=args.room,
         url=args.url, server_pid=args.server_pid, database_url=args.database_url, seed=args.seed,
         target_p99_ms=args.target_p99, nodes=args.nodes, cluster=args.nodes > 1, redis_url=args.redis_url,
+        expert_tables=args.expert_tables, expert_room=args.expert_room,
     )
 
 
