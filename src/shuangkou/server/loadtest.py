@@ -144,12 +144,14 @@ class LoadReport:
         if before is None:
             return self._summary()
         lat, base, turn = self.latency_ms, before.latency_ms, self.expert_turn_ms
+        search = self.server_histograms.get("expert_search_ms", {})
         return "\n".join([
             "without expert tables:", before._summary(), "",
             f"with {self.expert_tables} expert tables beside them:", self._summary(),
             f"at the expert tables: the load bots' action latency ms p50 {self.expert_latency_ms.get('p50', 0):.1f}"
             f"  p99 {self.expert_latency_ms.get('p99', 0):.1f}; an expert's turn (bot_delay and search) ms "
-            f"p50 {turn.get('p50', 0):.1f}  p99 {turn.get('p99', 0):.1f}  ({turn.get('count', 0)} turns)",
+            f"p50 {turn.get('p50', 0):.1f}  p99 {turn.get('p99', 0):.1f}  ({turn.get('count', 0)} turns); "
+            f"the server's searches (bucket bounds, ms): p50 <= {search.get('p50')}, p99 <= {search.get('p99')}",
             f"the {self.tables} other tables' action latency, with / without expert tables: "
             f"p50 {_ratio(lat.get('p50'), base.get('p50'))}, p99 {_ratio(lat.get('p99'), base.get('p99'))}",
         ])
@@ -661,6 +663,7 @@ async def _measure(
         "event_loop_lag_ms": _bucket_quantiles(buckets, buckets_end, "shuangkou_event_loop_lag_seconds"),
         "database_ms": _bucket_quantiles(buckets, buckets_end, "shuangkou_database_seconds"),
         "full_gc_ms": _bucket_quantiles(buckets, buckets_end, 'shuangkou_gc_pause_seconds{generation="2"}'),
+        "expert_search_ms": _bucket_quantiles(buckets, buckets_end, "shuangkou_expert_search_seconds"),
     }
     errors = dict(run.errors + setup_errors)
     server_percent = server_ms = None

@@ -28,6 +28,7 @@ class Metrics:
     gc_pause: Histogram
     database: Histogram
     action_batch: Histogram
+    expert_search: Histogram
     tables_lost: Counter
     tables_taken_over: Counter
     node: Gauge
@@ -86,6 +87,12 @@ class Metrics:
                 "shuangkou_action_batch_size",
                 "Game actions written by one transaction (group commit)",
                 buckets=(1, 2, 4, 8, 16, 32, 64, 128, 256),
+                registry=registry,
+            ),
+            expert_search=Histogram(
+                "shuangkou_expert_search_seconds",
+                "An expert bot's search, from the table's request to its answer (waiting for a worker included)",
+                buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0),
                 registry=registry,
             ),
             tables_lost=Counter(

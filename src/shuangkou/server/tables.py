@@ -777,7 +777,8 @@ class Table:
         """Search in the expert pool, then post the move to the inbox. A search that fails
         (a worker died) leaves the move to the normal level, so the game goes on."""
         try:
-            move = await self.services.experts.choose(config, seen, move_seed(*key), bot.rollouts)
+            with METRICS.expert_search.time():
+                move = await self.services.experts.choose(config, seen, move_seed(*key), bot.rollouts)
         except Exception:
             log.exception("expert search failed", extra={"table": self.id, "room": self.room.name, "game": key[0]})
             METRICS.errors.labels("internal").inc()
