@@ -11,36 +11,27 @@ afterwards. Without either the tests skip, saying which is missing.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import subprocess
 import sys
 import time
 import urllib.request
 import uuid
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 import redis
 from pg import PG_URL_VARIABLE, pg_admin_url, throwaway_database
 from server_players import close_all, finish_by_hosting, play_turns, seat_pair
+from server_processes import check_ledger, replay_matches, run, server_process, write_rooms
 
-from shuangkou.cli import main
 from shuangkou.server.client import Client
 from shuangkou.server.loadtest import LoadSettings, run_load
 from shuangkou.server.process import ServerProcess
-from shuangkou.store import EDITIONS, Store
 
-T = TypeVar("T")
 REDIS_URL_VARIABLE = "SHUANGKOU_TEST_REDIS_URL"
-ROOM = 'edition = "points"\n[timers]\nturn_seconds = 60\nready_seconds = 60\n'
-CLASSIC = ROOM + '[rules]\nwild_jokers = "none"\nthree_joker_bomb = false\n[table]\nseats = 4\n'
-
-
-def run(coroutine: Coroutine[Any, Any, T]) -> T:
-    return asyncio.run(coroutine)
 
 
 @pytest.fixture
@@ -82,19 +73,13 @@ def make_node(
     tmp_path: Path, database_url: str, redis_url: str, cluster_name: str
 ) -> Iterator[Callable[..., ServerProcess]]:
     """Nodes of one cluster (not yet started): ``make_node("a")``, each with its own data directory."""
-    rooms = tmp_path / "rooms"
-    rooms.mkdir()
-    (rooms / "points.toml").write_text(ROOM)
-    (rooms / "classic.toml").write_text(CLASSIC)
+    rooms = write_rooms(tmp_path / "rooms")
     nodes: list[ServerProcess] = []
 
     def make(node_id: str, bot_delay: float = 0.01, drain: float = 30.0) -> ServerProcess:
-        process = ServerProcess(
-            tmp_path / f"node-{node_id}-{len(nodes)}", database_url,
-            extra_args=[
-                "--rooms", str(rooms), "--bot-delay", str(bot_delay), "--drain-seconds", str(drain),
-                "--redis-url", redis_url, "--node-id", node_id, "--cluster", cluster_name,
-            ],
+        process = server_process(
+            tmp_path / f"node-{node_id}-{len(nodes)}", database_url, rooms, bot_delay,
+            ("--drain-seconds", str(drain), "--redis-url", redis_url, "--node-id", node_id, "--cluster", cluster_name),
         )
         nodes.append(process)
         return process
@@ -125,28 +110,6 @@ def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> None:
 
 def logged(server: ServerProcess, message: str) -> list[dict[str, Any]]:
     return [record for record in server.log_records() if record.get("message") == message]
-
-
-def check_ledger(url: str, game_id: str, accounts: list[int]) -> dict[int, int]:
-    """The money invariants hold and the game was paid exactly once; returns its deltas."""
-    with Store(url) as store:
-        assert store.audit() == []
-        for edition in EDITIONS:
-            assert store.total(edition) == store.granted(edition)
-        rows = store.ledger(game_id=game_id)
-        stored = store.get_game(game_id)
-    assert stored is not None and stored.status == "finished"
-    paid = {entry.account_id: entry.delta for entry in rows}
-    assert len(paid) == len(rows) == len(accounts), "one ledger row per account and game"
-    return paid
-
-
-def replay_matches(url: str, game_id: str, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
-    capsys.readouterr()
-    status = main(["replay", game_id, "--database-url", url])
-    report: dict[str, Any] = json.loads(capsys.readouterr().out)
-    assert status == 0 and report["matches"] is True, report
-    return report
 
 
 async def abandon(*clients: Client) -> None:

@@ -13,27 +13,20 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Coroutine, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 from pg import PG_URL_VARIABLE, pg_admin_url, throwaway_database
 from server_players import close_all, finish_by_hosting, play_turns, reconnect, seat_group, seat_pair
+from server_processes import check_ledger, replay, run, server_process, write_rooms
 from sqlalchemy import create_engine, text
 
 from shuangkou.cli import main
 from shuangkou.server.client import Client
 from shuangkou.server.process import ServerProcess
-from shuangkou.store import EDITIONS, Store
-
-T = TypeVar("T")
-ROOM = 'edition = "points"\n[timers]\nturn_seconds = 60\nready_seconds = 60\n'
-CLASSIC = ROOM + '[rules]\nwild_jokers = "none"\nthree_joker_bomb = false\n[table]\nseats = 4\n'
-
-
-def run(coroutine: Coroutine[Any, Any, T]) -> T:
-    return asyncio.run(coroutine)
+from shuangkou.store import Store
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -51,14 +44,8 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 @pytest.fixture
 def server(tmp_path: Path, database_url: str) -> Iterator[ServerProcess]:
-    """A server process (not yet started) with one room and a tiny hosting delay."""
-    rooms = tmp_path / "rooms"
-    rooms.mkdir()
-    (rooms / "points.toml").write_text(ROOM)
-    (rooms / "classic.toml").write_text(CLASSIC)
-    process = ServerProcess(
-        tmp_path / "data", database_url, extra_args=["--rooms", str(rooms), "--bot-delay", "0.01"]
-    )
+    """A server process (not yet started) with the test rooms and a tiny hosting delay."""
+    process = server_process(tmp_path / "data", database_url, write_rooms(tmp_path / "rooms"))
     try:
         yield process
     finally:
@@ -66,29 +53,6 @@ def server(tmp_path: Path, database_url: str) -> Iterator[ServerProcess]:
 
 
 # -- checks -----------------------------------------------------------------------------
-
-
-def check_ledger(url: str, game_id: str, accounts: list[int]) -> dict[int, int]:
-    """The money invariants hold and the game was paid exactly once; returns its deltas."""
-    with Store(url) as store:
-        assert store.audit() == []
-        for edition in EDITIONS:
-            assert store.total(edition) == store.granted(edition)
-        assert store.is_settled(game_id)
-        rows = store.ledger(game_id=game_id)
-        stored = store.get_game(game_id)
-    assert stored is not None and stored.status == "finished"
-    paid = {entry.account_id: entry.delta for entry in rows}
-    assert len(paid) == len(rows), "one ledger row per account and game"
-    assert set(accounts) <= set(paid)
-    return paid
-
-
-def replay(url: str, game_id: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, Any]]:
-    """``shuangkou replay`` in this process: exit status and its JSON."""
-    capsys.readouterr()
-    status = main(["replay", game_id, "--database-url", url])
-    return status, json.loads(capsys.readouterr().out)
 
 
 def sql(url: str, statement: str, **params: Any) -> None:

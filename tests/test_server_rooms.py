@@ -7,8 +7,7 @@ import asyncio
 from pathlib import Path
 
 from server_players import finish_by_hosting, seat_pair
-
-from shuangkou.server.process import ServerProcess
+from server_processes import server_process
 
 ROOM = 'edition = "points"\n[timers]\nturn_seconds = {seconds}\nready_seconds = 60\n'
 
@@ -17,7 +16,7 @@ def test_reload_applies_to_new_games_and_close_stops_new_games(tmp_path: Path) -
     rooms = tmp_path / "rooms"
     rooms.mkdir()
     (rooms / "points.toml").write_text(ROOM.format(seconds=60))
-    server = ServerProcess(tmp_path / "data", extra_args=["--rooms", str(rooms), "--bot-delay", "0.01"])
+    server = server_process(tmp_path / "data", None, rooms)
 
     async def scenario() -> None:
         pair = await seat_pair(server)

@@ -16,7 +16,7 @@ import json
 import random
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -24,8 +24,7 @@ from typing import Any
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from pg import PG_URL_VARIABLE, fresh_schema_url, pg_admin_url, throwaway_database
-from sqlalchemy import URL
+from store_fixtures import pg_database_fixture, store_fixture, url_fixture  # noqa: F401 - fixtures
 
 from shuangkou.store import (
     EDITIONS,
@@ -48,32 +47,6 @@ from shuangkou.store import errors as store_errors
 from shuangkou.store.schema import utc_now
 
 STORAGE_DOC = Path(__file__).resolve().parent.parent / "docs" / "storage.md"
-
-
-@pytest.fixture(scope="module")
-def pg_database() -> Iterator[URL]:
-    """A PostgreSQL database of its own for this module, dropped at the end."""
-    admin_url = pg_admin_url()
-    if admin_url is None:
-        pytest.skip(f"set {PG_URL_VARIABLE} to run the PostgreSQL variants")
-    with throwaway_database(admin_url) as database:
-        yield database
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Any) -> str:
-    """The URL of an empty database: a SQLite file, or a fresh schema of the PostgreSQL database."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'shuangkou.db'}"
-    database: URL = request.getfixturevalue("pg_database")
-    return fresh_schema_url(database)
-
-
-@pytest.fixture
-def store(url: str) -> Iterator[Store]:
-    """An open store on an empty database."""
-    with Store(url) as opened:
-        yield opened
 
 
 def _in_threads(count: int, work: Callable[[int], Any]) -> list[Any]:

@@ -10,36 +10,15 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from pg import PG_URL_VARIABLE, fresh_schema_url, pg_admin_url, throwaway_database
-from sqlalchemy import URL
+from store_fixtures import pg_database_fixture, store_fixture, url_fixture  # noqa: F401 - fixtures
 
 from shuangkou.store import Fence, FencedError, GameStateError, Store
 from shuangkou.store.fences import check_fence
 
 CONFIG = '{"edition": "points"}'
-
-
-@pytest.fixture(scope="module")
-def pg_database() -> Iterator[URL]:
-    admin_url = pg_admin_url()
-    if admin_url is None:
-        pytest.skip(f"set {PG_URL_VARIABLE} to run the PostgreSQL variants")
-    with throwaway_database(admin_url) as database:
-        yield database
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Store]:
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'shuangkou.db'}"
-    else:
-        url = fresh_schema_url(request.getfixturevalue("pg_database"))
-    with Store(url) as opened:
-        yield opened
 
 
 def snapshot(store: Store, game_id: str) -> tuple[Any, ...]:
