@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Callable, Iterator
@@ -25,7 +26,7 @@ import pytest
 import redis
 from pg import PG_URL_VARIABLE, pg_admin_url, throwaway_database
 from server_players import close_all, finish_by_hosting, play_turns, seat_pair
-from server_processes import check_ledger, replay_matches, run, server_process, write_rooms
+from server_processes import ROOM, check_ledger, replay_matches, run, server_process, write_rooms
 
 from shuangkou.server.client import Client
 from shuangkou.server.loadtest import LoadSettings, run_load
@@ -470,3 +471,125 @@ def test_players_asking_within_one_heartbeat_are_not_sent_to_one_seat(
         await close_all(ann, bob, carl, dee)
 
     run(scenario())
+
+
+# -- spectators, operator commands, tables without a game ----------------------------------
+
+
+def test_a_spectator_is_sent_to_the_node_that_runs_the_table(make_node: Callable[..., ServerProcess]) -> None:
+    a, b = make_node("a").start(60), make_node("b").start(60)
+
+    async def scenario() -> None:
+        pair = await seat_pair(a)
+        table_id = pair[0].table["id"] if pair[0].table else ""
+        wait_for(lambda: _players(b) == 2, 5, "b to know a's table")
+        watcher = await Client.guest(b.url, "Watcher")
+        await watcher.connect()
+        assert watcher.base_url == b.url
+        await watcher.watch(table_id)  # b does not run the table: the spectator is sent to a
+        view = await watcher.until(lambda table: table["id"] == table_id)
+        assert watcher.base_url == a.url and view["you"] is None
+        await play_turns(pair, 2)
+        await watcher.until(lambda table: table["seq"] == pair[0].seq)  # it follows the game
+        # A player seated on b keeps its connection to b: it may not watch a's table from it.
+        carol = await Client.guest(b.url, "Carol")
+        await carol.connect()
+        await carol.join("points", opponent="bot")
+        await carol.until(lambda table: True)
+        await carol.watch(table_id)
+        refused = await carol.expect("error")
+        assert refused["code"] == "already_seated" and a.url in refused["message"]
+        await carol.watch("no-such-table")
+        assert (await carol.expect("error"))["code"] == "unknown_table"
+        await close_all(watcher, carol, *pair)
+
+    run(scenario())
+
+
+def _rooms(server: ServerProcess) -> dict[str, bool]:
+    """The rooms the node lists, and whether each is open."""
+    return {room["name"]: room["open"] for room in server.get("/api/rooms")["rooms"]}
+
+
+def test_room_close_and_reload_act_on_every_node(make_node: Callable[..., ServerProcess], tmp_path: Path) -> None:
+    a, b = make_node("a").start(60), make_node("b").start(60)
+    closed = a.post("/api/admin/rooms/classic/close", {})
+    assert closed == {"closed": "classic", "nodes": {"a": {"closed": "classic"}, "b": {"closed": "classic"}}}
+    assert _rooms(a) == _rooms(b) == {"points": True, "classic": False}
+
+    async def refused_on_b() -> dict[str, Any]:
+        dee = await Client.guest(b.url, "Dee")
+        await dee.connect()
+        await dee.join("classic")
+        refusal = await dee.expect("error")
+        await dee.close()
+        return refusal
+
+    assert run(refused_on_b())["code"] == "room_closed"
+    c = make_node("c").start(60)  # a node that starts later closes the room too
+    assert _rooms(c) == {"points": True, "classic": False}
+
+    # A room closed nowhere is refused by the node asked, and nothing changes anywhere.
+    with pytest.raises(urllib.error.HTTPError) as unknown:
+        b.post("/api/admin/rooms/nope/close", {})
+    assert unknown.value.code == 400 and "unknown_room" in unknown.value.read().decode()
+
+    (tmp_path / "rooms" / "fast.toml").write_text(ROOM)  # every node reads the same rooms directory
+    reloaded = b.post("/api/admin/rooms/reload", {})
+    assert sorted(reloaded["nodes"]) == ["a", "b", "c"]
+    for answer in reloaded["nodes"].values():
+        assert answer == {"loaded": ["classic", "fast", "points"], "errors": {}}
+    expected = {"points": True, "classic": True, "fast": True}
+    assert _rooms(a) == _rooms(b) == _rooms(c) == expected
+    d = make_node("d").start(60)  # the reload forgot the closure
+    assert _rooms(d) == expected
+
+
+def test_a_killed_nodes_tables_without_a_game_close_and_their_players_are_back_in_the_lobby(
+    make_node: Callable[..., ServerProcess], redis_url: str, cluster_name: str
+) -> None:
+    """On a: a game (taken over by b), a player waiting for quick match and two friends
+    seated at an invite table, not ready. Once a is dead and its game runs on b, b forgets
+    a's other tables and the seats at them; those players are welcomed in the lobby."""
+    a, b = make_node("a").start(60), make_node("b").start(60)
+    directory = redis.Redis.from_url(redis_url, decode_responses=True)
+
+    def listed(name: str) -> dict[str, str]:
+        return {str(key): str(value) for key, value in directory.hgetall(f"{cluster_name}:{name}").items()}
+
+    async def scenario() -> None:
+        pair = await seat_pair(a)
+        game_table = pair[0].table["id"] if pair[0].table else ""
+        ann = await Client.guest(a.url, "Ann")
+        await ann.connect()
+        await ann.join("points")
+        waiting = (await ann.until(lambda table: True))["id"]
+        carl, dee = await Client.guest(a.url, "Carl"), await Client.guest(a.url, "Dee")
+        for friend in (carl, dee):
+            await friend.connect()
+        await carl.join("points", opponent="invite")
+        invite = (await carl.until(lambda table: True))["id"]
+        await dee.join(table=invite)
+        await dee.until(lambda table: True)
+        wait_for(lambda: len(listed("seats")) == 5, 5, "a's directory writes")
+        assert listed("tables") == {game_table: "a", waiting: "a", invite: "a"}
+
+        a.kill()
+        await abandon(ann, carl, dee, *pair)
+        wait_for(lambda: "a" not in listed("nodes"), 30, "b to forget a")
+        assert listed("tables") == {game_table: "b"}  # the game goes on at b
+        assert listed("seats") == {str(client.account["id"]): game_table for client in pair}
+        for old in (ann, carl, dee):
+            back = await rejoin(b.url, old)
+            await back.send({"type": "ping"})
+            await back.expect("pong")
+            assert back.base_url == b.url and back.table is None  # welcomed in the lobby, seated nowhere
+            await back.close()
+        players = [await rejoin(b.url, client) for client in pair]
+        await players[0].until(lambda table: table["id"] == game_table and table["phase"] == "playing", timeout=30)
+        await close_all(*players)
+
+    run(scenario())
+    directory.close()
+    forgotten = logged(b, "node forgotten")
+    assert [(record["node"], record["tables"], record["seats"]) for record in forgotten] == [("a", 2, 3)]

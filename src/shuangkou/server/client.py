@@ -113,10 +113,10 @@ class Client:
 
     async def receive(self, timeout: float = 10.0) -> dict[str, Any]:
         """The next message; ``state`` messages also update :attr:`table`, ``left`` clears it.
-        A ``redirect`` (quick match found players waiting on another node of a cluster) is
-        followed: the client connects there and joins the table or room named, as a
-        redirected join (that node seats the player: by quick match in the room if the
-        table has filled meanwhile)."""
+        A ``redirect`` (another node of a cluster runs the table) is followed: the client
+        connects there and joins the table or room named, as a redirected join (that node
+        seats the player: by quick match in the room if the table has filled meanwhile), or
+        watches the table named."""
         while True:
             message = await self._receive(timeout)
             if message["type"] == "redirect":
@@ -124,8 +124,11 @@ class Client:
                 await self.socket.close()
                 self.base_url = str(message["url"]).rstrip("/")
                 self.inbox.append(await self.connect())
-                join: dict[str, Any] = {key: message[key] for key in ("table", "room") if key in message}
-                await self.send({"type": "join", **join, "redirected": True})
+                if "watch" in message:
+                    await self.watch(message["watch"])
+                else:
+                    join: dict[str, Any] = {key: message[key] for key in ("table", "room") if key in message}
+                    await self.send({"type": "join", **join, "redirected": True})
             return message
 
     async def _receive(self, timeout: float) -> dict[str, Any]:
@@ -178,6 +181,10 @@ class Client:
         if seat is not None:
             message["seat"] = seat
         await self.send(message)
+
+    async def watch(self, table: str) -> None:
+        """Watch a table as a spectator (one at a time)."""
+        await self.send({"type": "watch", "table": table})
 
     async def ready(self) -> None:
         """Ready for the next game."""

@@ -56,11 +56,40 @@ if current then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 2
 """
+# Forget the directory entries of a node (ARGV[1]) unless its liveness key (KEYS[1]) is held
+# by another process than ARGV[2] (a node that came back meanwhile keeps its entries): its
+# tables in KEYS[2], the seats at them in KEYS[3], its status in KEYS[4]. Returns
+# {tables, seats} forgotten, or -1 when the node is live.
+_FORGET_NODE: Final = """
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[2] then return -1 end
+local gone, tables, seats = {}, 0, 0
+local listed = redis.call('HGETALL', KEYS[2])
+for i = 1, #listed, 2 do
+  if listed[i + 1] == ARGV[1] then
+    gone[listed[i]] = true
+    redis.call('HDEL', KEYS[2], listed[i])
+    tables = tables + 1
+  end
+end
+local seated = redis.call('HGETALL', KEYS[3])
+for i = 1, #seated, 2 do
+  if gone[seated[i + 1]] then
+    redis.call('HDEL', KEYS[3], seated[i])
+    seats = seats + 1
+  end
+end
+redis.call('HDEL', KEYS[4], ARGV[1])
+return {tables, seats}
+"""
 _DELETE_IF: Final = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 """
 
+
+ADMIN_REPLY_SECONDS: Final = 5.0
+"""How long an operator request acting on every node waits for the other nodes' answers."""
 
 WAITING_LISTED: Final = 16
 """Waiting tables a node lists per room in its status (quick match seats players at them)."""
@@ -77,23 +106,26 @@ player back and forth."""
 
 
 class Redirect(Exception):
-    """The join belongs on another node, at ``url``: join ``table`` there (players wait at
-    it; ``room`` names its room for a quick match there when it has filled meanwhile), or,
-    with ``room`` alone, join that room by quick match there (it runs fewer tables)."""
+    """The request belongs on another node, at ``url``: join ``table`` there (players wait
+    at it; ``room`` names its room for a quick match there when it has filled meanwhile),
+    or, with ``room`` alone, join that room by quick match there (it runs fewer tables), or,
+    with ``watch``, watch that table there (it runs there)."""
 
-    def __init__(self, url: str, table: str | None = None, room: str | None = None) -> None:
-        super().__init__(f"table {table} at {url}" if table else f"room {room} at {url}")
+    def __init__(
+        self, url: str, table: str | None = None, room: str | None = None, watch: str | None = None
+    ) -> None:
+        super().__init__(f"{url}: table {table}, room {room}, watch {watch}")
         self.url = url
         self.table = table
         self.room = room
+        self.watch = watch
 
     def message(self) -> dict[str, str]:
         """The ``redirect`` message."""
         message = {"type": "redirect", "url": self.url}
-        if self.table is not None:
-            message["table"] = self.table
-        if self.room is not None:
-            message["room"] = self.room
+        for name, value in (("table", self.table), ("room", self.room), ("watch", self.watch)):
+            if value is not None:
+                message[name] = value
         return message
 
 
@@ -232,6 +264,7 @@ class Cluster:
         self._flusher: asyncio.Task[None] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._renew = self.redis.register_script(_RENEW)
+        self._forget_node = self.redis.register_script(_FORGET_NODE)
         self._delete_if = self.redis.register_script(_DELETE_IF)
 
     @property
@@ -257,16 +290,25 @@ class Cluster:
         running_games: Callable[[list[str] | None], Awaitable[list[tuple[str, str | None, str | None]]]],
         adopt: Callable[[str, str | None], Awaitable[bool]],
         lapsed: Callable[[], Awaitable[None]],
+        operate: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]],
     ) -> int:
-        """Restore the running games of this node id (a restart) and of no node (left by a
-        single server), then start the heartbeat and the takeover loop; returns how many
-        games were restored."""
+        """Close the rooms the operator closed cluster-wide, forget the directory entries of
+        this node id's previous process, restore the running games of this node id (a
+        restart) and of no node (left by a single server), listen to the operator's commands
+        (``operate`` applies one here), then start the heartbeat and the takeover loop;
+        returns how many games were restored."""
+        for room in sorted(await self.redis.smembers(self.settings.key("rooms_closed"))):
+            await operate({"op": "close", "room": room})
+        await self._forget(self.node_id, self.instance)
         games = await running_games(None)
         restored = await self._claim(((g, t) for g, t, node in games if node in (None, self.node_id)), adopt)
+        commands = self.redis.pubsub(ignore_subscribe_messages=True)
+        await commands.subscribe(self.settings.key("admin"))
         loop = asyncio.get_running_loop()
         self._tasks = [
             loop.create_task(self._beat(status, lapsed), name="cluster-heartbeat"),
             loop.create_task(self._take_over(running_games, adopt), name="cluster-takeover"),
+            loop.create_task(self._obey(commands, operate), name="cluster-commands"),
         ]
         return restored
 
@@ -444,8 +486,9 @@ class Cluster:
             try:
                 games = await running_games(dead)
                 await self._claim(((g, t) for g, t, _ in games), adopt)
-                if not games:  # every unfinished table of theirs runs elsewhere now
-                    await self.redis.hdel(self.settings.key("nodes"), *dead)
+                if not games:  # every unfinished table of theirs runs elsewhere now: forget the rest
+                    for node in dead:
+                        await self._forget(node)
             except redis.RedisError as problem:
                 log.warning("takeover failed", extra={"error": str(problem)})
 
@@ -466,6 +509,70 @@ class Cluster:
             finally:
                 await self._delete_if(keys=[key], args=[self.node_id])
         return restored
+
+
+    async def _forget(self, node: str, instance: str = "") -> None:
+        """Forget a node's tables and the seats at them in the directory, and its status,
+        unless its liveness is held by another process than ``instance`` (it is live).
+
+        Called for a dead node once none of its running games is left to take over: its
+        other tables (players waiting, or between games) closed with it, and their players,
+        when they connect again, are welcomed in the lobby. Called at start for this node's
+        own id: the tables of its previous process that are not restored closed with it."""
+        keys = [self.settings.key("node", node), *(self.settings.key(name) for name in ("tables", "seats", "nodes"))]
+        forgotten = await self._forget_node(keys=keys, args=[node, instance])
+        if forgotten != -1 and (node != self.node_id or any(forgotten)):
+            tables, seats = forgotten
+            log.info("node forgotten", extra={"node": node, "tables": tables, "seats": seats})
+
+    # -- operator commands ----------------------------------------------------------------
+
+    async def command_all(self, command: dict[str, Any]) -> dict[str, Any]:
+        """Send an operator command on the rooms to the other nodes: ``{"op": "reload"}`` or
+        ``{"op": "close", "room": NAME}``; returns their answers by node id (those that
+        answered within :data:`ADMIN_REPLY_SECONDS`). Closures are remembered (a reload
+        forgets them), so that a node starting later closes the same rooms."""
+        closed = self.settings.key("rooms_closed")
+        if command["op"] == "close":
+            await self.redis.sadd(closed, command["room"])
+        else:
+            await self.redis.delete(closed)
+        replies = self.settings.key("admin", secrets.token_hex(8))
+        message = json.dumps({**command, "from": self.node_id, "reply": replies})
+        others = int(await self.redis.publish(self.settings.key("admin"), message)) - 1  # this node listens too
+        answers: dict[str, Any] = {}
+        deadline = time.monotonic() + ADMIN_REPLY_SECONDS
+        try:
+            while len(answers) < others and time.monotonic() < deadline:
+                popped = await self.redis.blpop([replies], timeout=1)
+                if popped is not None:
+                    reply = json.loads(popped[1])
+                    answers[reply["node"]] = reply["answer"]
+        finally:
+            await self.redis.delete(replies)
+        return answers
+
+    async def _obey(
+        self, commands: aioredis.client.PubSub, operate: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
+    ) -> None:
+        """Apply the operator commands other nodes publish, and answer each."""
+        try:
+            while True:
+                try:
+                    message = await commands.get_message(True, timeout=self.settings.heartbeat)
+                    if message is None:
+                        continue
+                    command = json.loads(message["data"])
+                    if command["from"] == self.node_id:
+                        continue  # applied by the node itself
+                    answer = json.dumps({"node": self.node_id, "answer": await operate(command)})
+                    await self.redis.rpush(command["reply"], answer)
+                    await self.redis.expire(command["reply"], int(ADMIN_REPLY_SECONDS * 2))
+                except redis.RedisError as problem:
+                    log.warning("operator commands not read", extra={"error": str(problem)})
+                    await asyncio.sleep(self.settings.heartbeat)
+        finally:
+            await commands.aclose()  # type: ignore[no-untyped-call]  # (untyped in redis-py)
 
 
 def _safe(url: str) -> str:

@@ -283,14 +283,13 @@ async def cluster(request: Request) -> Response:
 
 
 async def reload_rooms(request: Request) -> Response:
-    """Read every room file again."""
-    return JSONResponse(app_state(request).lobby.reload_rooms())
+    """Read every room file again (on every node of a cluster)."""
+    return JSONResponse(await app_state(request).operate({"op": "reload"}))
 
 
 async def close_room(request: Request) -> Response:
-    """Stop seating in a room."""
-    app_state(request).lobby.close_room(request.path_params["name"])
-    return JSONResponse({"closed": request.path_params["name"]})
+    """Stop seating in a room (on every node of a cluster)."""
+    return JSONResponse(await app_state(request).operate({"op": "close", "room": request.path_params["name"]}))
 
 
 def routes() -> list[Route]:

@@ -85,7 +85,8 @@ class Lobby:
 
     def reload_rooms(self) -> dict[str, Any]:
         """(Re)load every room file: new rooms open, changed ones apply to new games only,
-        removed ones close. An invalid file leaves its room as it was and is reported."""
+        removed ones close. An invalid file leaves its room as it was and is reported. A
+        server that is stopping keeps every room closed."""
         loaded, errors = [], {}
         files = self._room_files()
         for name, source in files.items():
@@ -96,9 +97,9 @@ class Lobby:
                 continue
             room = self.rooms.get(name)
             if room is None:
-                self.rooms[name] = Room(name, config, source)
+                self.rooms[name] = Room(name, config, source, open=self.accepting)
             else:
-                room.config, room.source, room.open = config, source, True
+                room.config, room.source, room.open = config, source, self.accepting
             loaded.append(name)
         for name, room in self.rooms.items():
             if name not in files:
@@ -107,6 +108,14 @@ class Lobby:
             raise LobbyError("no_rooms", f"no valid room configuration: {errors}")
         log.info("rooms loaded", extra={"rooms": loaded, "errors": errors})
         return {"loaded": loaded, "errors": errors}
+
+    def operate(self, command: dict[str, Any]) -> dict[str, Any]:
+        """An operator command on the rooms, and its answer: ``{"op": "reload"}`` (see
+        :meth:`reload_rooms`) or ``{"op": "close", "room": NAME}`` (see :meth:`close_room`)."""
+        if command["op"] == "reload":
+            return self.reload_rooms()
+        self.close_room(str(command["room"]))
+        return {"closed": command["room"]}
 
     def close_room(self, name: str) -> None:
         """Stop seating in a room; games in progress finish."""

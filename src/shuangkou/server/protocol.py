@@ -237,12 +237,14 @@ class RedirectMessage(TypedDict):
     socket closes), or in answer to a ``join``: with ``table``, players wait at that table
     on that node (or the invite names it): the client connects there and joins it; with
     ``room``, no table waits and that node runs fewer tables: the client connects there
-    and joins the room by quick match."""
+    and joins the room by quick match; with ``watch``, in answer to a ``watch`` of a table
+    that node runs: the client connects there and watches it."""
 
     type: Literal["redirect"]
     url: str
     table: NotRequired[str]
     room: NotRequired[str]
+    watch: NotRequired[str]
 
 
 class ClosedMessage(TypedDict):

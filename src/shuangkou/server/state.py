@@ -88,8 +88,27 @@ class AppState:
         )
         if self.cluster is None:
             return await lobby.restore()
-        restored = await self.cluster.start(self.node_status, self._running_games, lobby.adopt, lobby.check_fences)
+        restored = await self.cluster.start(
+            self.node_status, self._running_games, lobby.adopt, lobby.check_fences, self._operate
+        )
         return restored, 0
+
+    async def operate(self, command: dict[str, Any]) -> dict[str, Any]:
+        """An operator command on the rooms (:meth:`Lobby.operate`), applied here and, in a
+        cluster, sent to every other node: this node's answer, with every node's under
+        ``nodes``. Refused here (:class:`LobbyError`), it is sent nowhere."""
+        answer = self.lobby.operate(command)
+        if self.cluster is None:
+            return answer
+        others = await self.cluster.command_all(command)
+        return {**answer, "nodes": {self.cluster.node_id: answer, **others}}
+
+    async def _operate(self, command: dict[str, Any]) -> dict[str, Any]:
+        """Another node's operator command, applied here: the answer, or the refusal."""
+        try:
+            return self.lobby.operate(command)
+        except LobbyError as problem:
+            return {"error": {"code": problem.code, "message": problem.message}}
 
     def node_status(self) -> NodeStatus:
         """This node's load, as its heartbeat publishes it."""

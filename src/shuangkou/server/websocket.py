@@ -80,7 +80,7 @@ class ClientSession:
         elif isinstance(message, p.WatchMessage):
             watched = lobby.tables.get(message.table)
             if watched is None:
-                await self.refuse("unknown_table", f"no table {message.table!r}")
+                await self.watch_elsewhere(message.table)
                 return
             if self.watching is not None and self.watching is not watched:
                 self.watching.tell(Unwatch(self.connection))  # one table at a time
@@ -92,6 +92,22 @@ class ClientSession:
             self.connection.send({"type": "pong"})
         else:
             await self.refuse("not_seated", "join a table first")
+
+    async def watch_elsewhere(self, table_id: str) -> None:
+        """A ``watch`` of a table this server does not run: in a cluster, a table of another
+        node is watched there (``redirect``), unless the connection keeps a seat here."""
+        cluster = self.state.cluster
+        url = await cluster.table_url(table_id) if cluster is not None else None
+        if url is None:
+            await self.refuse("unknown_table", f"no table {table_id!r}")
+        elif self.account.id in self.state.lobby.seated:
+            await self.refuse(
+                "already_seated",
+                f"table {table_id!r} runs on another node ({url}): a player seated here watches this node's "
+                "tables only",
+            )
+        else:
+            self.connection.send(Redirect(url, watch=table_id).message())
 
     async def refuse(self, code: ErrorCode, message: str) -> None:
         """Reply ``error`` to a refused frame, then let the writer send it."""
