@@ -7,12 +7,15 @@ Each node runs the tables it claimed; docs/deployment.md tells the whole design.
   is live already is refused, after waiting for a crashed holder's key to expire);
 - :class:`Cluster`: while the node runs, renews its liveness every second with its load,
   keeps the directory (which node runs each table, which table seats each account) that
-  routes players, and takes over the unfinished tables of nodes whose liveness expired.
+  routes players, takes over the unfinished tables of nodes whose liveness expired (and
+  forgets their other tables), and carries the operator's room commands to every node.
 
 Redis keys, all under ``NAME:`` (``--cluster``): ``node:ID`` (liveness, a TTL), ``nodes``
 (hash: each node's URL and load), ``tables`` (hash: table → node), ``seats`` (hash:
-account → table), ``claim:TABLE`` (one claimant at a time, a TTL). Redis is only for
-liveness and routing: which node may write a table is decided by PostgreSQL
+account → table), ``claim:TABLE`` (one claimant at a time, a TTL), ``rooms_closed`` (set:
+rooms the operator closed); the channel ``admin`` carries the operator's room commands to
+every node, each answered in a list ``admin:REQUEST``. Redis is only for liveness,
+routing and the operator's commands: which node may write a table is decided by PostgreSQL
 (:mod:`shuangkou.store.fences`), so a lost or stale Redis key can delay a game, never
 corrupt one.
 """
