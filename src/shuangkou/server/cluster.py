@@ -61,15 +61,17 @@ return 2
 """
 # Forget the directory entries of a node (ARGV[1]) unless its liveness key (KEYS[1]) is held
 # by another process than ARGV[2] (a node that came back meanwhile keeps its entries): its
-# tables in KEYS[2], the seats at them in KEYS[3], its status in KEYS[4]. Returns
-# {tables, seats} forgotten, or -1 when the node is live.
+# tables in KEYS[2] but those in ARGV[3...], the seats at them in KEYS[3], its status in
+# KEYS[4]. Returns {tables, seats} forgotten, or -1 when the node is live.
 _FORGET_NODE: Final = """
 local holder = redis.call('GET', KEYS[1])
 if holder and holder ~= ARGV[2] then return -1 end
+local keep = {}
+for i = 3, #ARGV do keep[ARGV[i]] = true end
 local gone, tables, seats = {}, 0, 0
 local listed = redis.call('HGETALL', KEYS[2])
 for i = 1, #listed, 2 do
-  if listed[i + 1] == ARGV[1] then
+  if listed[i + 1] == ARGV[1] and not keep[listed[i]] then
     gone[listed[i]] = true
     redis.call('HDEL', KEYS[2], listed[i])
     tables = tables + 1
@@ -302,9 +304,9 @@ class Cluster:
         returns how many games were restored."""
         for room in sorted(await self.redis.smembers(self.settings.key("rooms_closed"))):
             await operate({"op": "close", "room": room})
-        await self._forget(self.node_id, self.instance)
-        games = await running_games(None)
-        restored = await self._claim(((g, t) for g, t, node in games if node in (None, self.node_id)), adopt)
+        games = [(game, table) for game, table, node in await running_games(None) if node in (None, self.node_id)]
+        await self._forget(self.node_id, self.instance, [table for _, table in games if table is not None])
+        restored = await self._claim(games, adopt)
         commands = self.redis.pubsub(ignore_subscribe_messages=True)
         await commands.subscribe(self.settings.key("admin"))
         loop = asyncio.get_running_loop()
@@ -514,16 +516,18 @@ class Cluster:
         return restored
 
 
-    async def _forget(self, node: str, instance: str = "") -> None:
-        """Forget a node's tables and the seats at them in the directory, and its status,
-        unless its liveness is held by another process than ``instance`` (it is live).
+    async def _forget(self, node: str, instance: str = "", keep: Iterable[str] = ()) -> None:
+        """Forget a node's tables (but ``keep``) and the seats at them in the directory, and
+        its status, unless its liveness is held by another process than ``instance`` (it is
+        live).
 
         Called for a dead node once none of its running games is left to take over: its
         other tables (players waiting, or between games) closed with it, and their players,
         when they connect again, are welcomed in the lobby. Called at start for this node's
-        own id: the tables of its previous process that are not restored closed with it."""
+        own id, keeping the tables whose games it restores: the other tables of its previous
+        process closed with it."""
         keys = [self.settings.key("node", node), *(self.settings.key(name) for name in ("tables", "seats", "nodes"))]
-        forgotten = await self._forget_node(keys=keys, args=[node, instance])
+        forgotten = await self._forget_node(keys=keys, args=[node, instance, *keep])
         if forgotten != -1 and (node != self.node_id or any(forgotten)):
             tables, seats = forgotten
             log.info("node forgotten", extra={"node": node, "tables": tables, "seats": seats})
@@ -536,23 +540,24 @@ class Cluster:
         answered within :data:`ADMIN_REPLY_SECONDS`). Closures are remembered (a reload
         forgets them), so that a node starting later closes the same rooms."""
         closed = self.settings.key("rooms_closed")
-        if command["op"] == "close":
-            await self.redis.sadd(closed, command["room"])
-        else:
-            await self.redis.delete(closed)
         replies = self.settings.key("admin", secrets.token_hex(8))
         message = json.dumps({**command, "from": self.node_id, "reply": replies})
-        others = int(await self.redis.publish(self.settings.key("admin"), message)) - 1  # this node listens too
         answers: dict[str, Any] = {}
-        deadline = time.monotonic() + ADMIN_REPLY_SECONDS
         try:
+            if command["op"] == "close":
+                await self.redis.sadd(closed, command["room"])
+            else:
+                await self.redis.delete(closed)
+            others = int(await self.redis.publish(self.settings.key("admin"), message)) - 1  # this node listens too
+            deadline = time.monotonic() + ADMIN_REPLY_SECONDS
             while len(answers) < others and time.monotonic() < deadline:
                 popped = await self.redis.blpop([replies], timeout=1)
                 if popped is not None:
                     reply = json.loads(popped[1])
                     answers[reply["node"]] = reply["answer"]
-        finally:
             await self.redis.delete(replies)
+        except redis.RedisError as problem:  # the nodes that answered so far are listed
+            log.warning("operator command not sent to every node", extra={"error": str(problem), **command})
         return answers
 
     async def _obey(
@@ -574,6 +579,8 @@ class Cluster:
                 except redis.RedisError as problem:
                     log.warning("operator commands not read", extra={"error": str(problem)})
                     await asyncio.sleep(self.settings.heartbeat)
+                except (ValueError, KeyError, TypeError) as problem:  # not a command of a node
+                    log.warning("operator command ignored", extra={"error": repr(problem)})
         finally:
             await commands.aclose()  # type: ignore[no-untyped-call]  # (untyped in redis-py)
 
