@@ -92,6 +92,19 @@ def make_node(
         process.kill()
 
 
+@pytest.fixture
+def directory(redis_url: str, cluster_name: str) -> Iterator[Callable[[str], dict[str, str]]]:
+    """The cluster's directory in Redis: ``directory("tables")`` (table → node), ``"seats"``
+    (account → table), ``"nodes"`` (node → status)."""
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+
+    def listed(name: str) -> dict[str, str]:
+        return {str(key): str(value) for key, value in client.hgetall(f"{cluster_name}:{name}").items()}
+
+    yield listed
+    client.close()
+
+
 def serve_fails(*args: str, timeout: float = 30) -> str:
     """Run ``shuangkou serve`` expecting it to refuse to start: its standard error."""
     command = [sys.executable, "-m", "shuangkou", "serve", "--host", "127.0.0.1", "--port", "0", *args]
@@ -381,7 +394,7 @@ def test_sigterm_hands_a_game_that_goes_on_over_to_another_node(
 
 
 def test_a_node_restarted_with_the_same_id_restores_its_games(
-    make_node: Callable[..., ServerProcess], database_url: str
+    make_node: Callable[..., ServerProcess], database_url: str, directory: Callable[[str], dict[str, str]]
 ) -> None:
     a = make_node("a").start(60)
 
@@ -390,12 +403,21 @@ def test_a_node_restarted_with_the_same_id_restores_its_games(
         await play_turns(pair, 4)
         before = pair[0].table
         assert before is not None
+        cid = await Client.guest(a.url, "Cid")  # waits for quick match, at a table with no game
+        await cid.connect()
+        await cid.join("points")
+        waiting = (await cid.until(lambda table: True))["id"]
+        wait_for(lambda: len(directory("seats")) == 3, 5, "a's directory writes")
         a.kill()
-        await abandon(*pair)
+        await abandon(cid, *pair)
         started = time.monotonic()
         a.start(60)  # waits until the killed process's liveness has expired
         assert time.monotonic() - started >= 3
         assert a.get("/healthz")["tables"] == 1
+        # The table without a game closed with the killed process: the new one forgot it.
+        assert waiting not in directory("tables") and str(cid.account["id"]) not in directory("seats")
+        assert directory("tables") == {before["id"]: "a"}
+        assert directory("seats") == {str(client.account["id"]): before["id"] for client in pair}
         ann, bob = await rejoin(a.url, pair[0]), await rejoin(a.url, pair[1])
         view = await ann.until(lambda table: table["game_id"] == before["game_id"])
         assert view["game"]["hand"] == before["game"]["hand"]
@@ -407,6 +429,9 @@ def test_a_node_restarted_with_the_same_id_restores_its_games(
     paid = check_ledger(database_url, game_id, accounts)
     assert [paid[account] for account in accounts] == final["settlement"]["deltas"]
     assert [record["game"] for record in logged(a, "table taken over")] == [game_id]
+    assert [(record["node"], record["tables"], record["seats"]) for record in logged(a, "node forgotten")] == [
+        ("a", 1, 1)
+    ]
 
 
 def test_a_new_quick_match_table_opens_on_the_node_with_fewer_tables(
@@ -546,17 +571,12 @@ def test_room_close_and_reload_act_on_every_node(make_node: Callable[..., Server
 
 
 def test_a_killed_nodes_tables_without_a_game_close_and_their_players_are_back_in_the_lobby(
-    make_node: Callable[..., ServerProcess], redis_url: str, cluster_name: str
+    make_node: Callable[..., ServerProcess], directory: Callable[[str], dict[str, str]]
 ) -> None:
     """On a: a game (taken over by b), a player waiting for quick match and two friends
     seated at an invite table, not ready. Once a is dead and its game runs on b, b forgets
     a's other tables and the seats at them; those players are welcomed in the lobby."""
     a, b = make_node("a").start(60), make_node("b").start(60)
-    directory = redis.Redis.from_url(redis_url, decode_responses=True)
-
-    def listed(name: str) -> dict[str, str]:
-        return {str(key): str(value) for key, value in directory.hgetall(f"{cluster_name}:{name}").items()}
-
     async def scenario() -> None:
         pair = await seat_pair(a)
         game_table = pair[0].table["id"] if pair[0].table else ""
@@ -571,14 +591,14 @@ def test_a_killed_nodes_tables_without_a_game_close_and_their_players_are_back_i
         invite = (await carl.until(lambda table: True))["id"]
         await dee.join(table=invite)
         await dee.until(lambda table: True)
-        wait_for(lambda: len(listed("seats")) == 5, 5, "a's directory writes")
-        assert listed("tables") == {game_table: "a", waiting: "a", invite: "a"}
+        wait_for(lambda: len(directory("seats")) == 5, 5, "a's directory writes")
+        assert directory("tables") == {game_table: "a", waiting: "a", invite: "a"}
 
         a.kill()
         await abandon(ann, carl, dee, *pair)
-        wait_for(lambda: "a" not in listed("nodes"), 30, "b to forget a")
-        assert listed("tables") == {game_table: "b"}  # the game goes on at b
-        assert listed("seats") == {str(client.account["id"]): game_table for client in pair}
+        wait_for(lambda: "a" not in directory("nodes"), 30, "b to forget a")
+        assert directory("tables") == {game_table: "b"}  # the game goes on at b
+        assert directory("seats") == {str(client.account["id"]): game_table for client in pair}
         for old in (ann, carl, dee):
             back = await rejoin(b.url, old)
             await back.send({"type": "ping"})
@@ -590,6 +610,5 @@ def test_a_killed_nodes_tables_without_a_game_close_and_their_players_are_back_i
         await close_all(*players)
 
     run(scenario())
-    directory.close()
     forgotten = logged(b, "node forgotten")
     assert [(record["node"], record["tables"], record["seats"]) for record in forgotten] == [("a", 2, 3)]
