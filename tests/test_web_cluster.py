@@ -9,7 +9,6 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-import redis
 import test_cluster
 import test_web
 from server_processes import run
@@ -24,22 +23,23 @@ redis_url = test_cluster.redis_url
 database_url = test_cluster.database_url
 cluster_name = test_cluster.cluster_name
 make_node = test_cluster.make_node
+directory = test_cluster.directory
 browser = test_web.browser
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="the browser tests need Debian's Chromium at /usr/bin/chromium"
 )
 
-from playwright.sync_api import Browser, WebSocket  # noqa: E402
+from playwright.sync_api import Browser  # noqa: E402
 
 
 def test_a_page_of_one_node_is_sent_to_the_node_that_runs_its_table_and_plays_on(
-    make_node: Callable[..., ServerProcess], browser: Browser, redis_url: str, cluster_name: str
+    make_node: Callable[..., ServerProcess], browser: Browser, directory: Callable[[str], dict[str, str]]
 ) -> None:
     a, b = make_node("a", bot_delay=0.05).start(60), make_node("b", bot_delay=0.05).start(60)
     ann = Player(browser, a).sign_in("Ann").in_lobby()  # the page and its socket: node a
     sockets: list[str] = []
-    ann.page.on("websocket", lambda socket: sockets.append(socket.url) if isinstance(socket, WebSocket) else None)
+    ann.page.on("websocket", lambda socket: sockets.append(socket.url))
     token, account = ann.token, ann.account()
 
     async def seat_at_b() -> None:
@@ -52,10 +52,7 @@ def test_a_page_of_one_node_is_sent_to_the_node_that_runs_its_table_and_plays_on
 
     with ThreadPoolExecutor(1) as thread:  # Playwright's event loop runs in this thread
         thread.submit(run, seat_at_b()).result()
-    directory = redis.Redis.from_url(redis_url, decode_responses=True)
-    wait_for(lambda: directory.hget(f"{cluster_name}:seats", str(account["id"])) is not None, 5,
-             "b's directory entry of the seat")
-    directory.close()
+    wait_for(lambda: str(account["id"]) in directory("seats"), 5, "b's directory entry of the seat")
     ann.page.reload()  # the page connects to a, which sends it to b: its table shows
     ann.page.wait_for_selector("#view-table:not([hidden])")
     assert sockets[0].startswith(a.url.replace("http", "ws", 1))
