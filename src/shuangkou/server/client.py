@@ -124,10 +124,10 @@ class Client:
                 await self.socket.close()
                 self.base_url = str(message["url"]).rstrip("/")
                 self.inbox.append(await self.connect())
+                join: dict[str, Any] = {key: message[key] for key in ("table", "room") if key in message}
                 if "watch" in message:
                     await self.watch(message["watch"])
-                else:
-                    join: dict[str, Any] = {key: message[key] for key in ("table", "room") if key in message}
+                elif join:  # (a redirect naming neither: the player's table, or a drain, sends it on)
                     await self.send({"type": "join", **join, "redirected": True})
             return message
 

@@ -356,7 +356,8 @@ class _Bot:
                 self.run.error("redirect_failed")
                 return
             join: dict[str, Any] = {key: redirect[key] for key in ("table", "room") if key in redirect}
-            await self.send({"type": "join", **join, "redirected": True})  # seated there, not sent on
+            if join:  # (a redirect naming neither sends the bot where its table runs, or from a draining node)
+                await self.send({"type": "join", **join, "redirected": True})  # seated there, not sent on
 
     async def read_socket(self) -> dict[str, Any] | None:
         """Handle the messages of the current socket until it closes (None) or redirects."""
