@@ -153,3 +153,35 @@ def test_C6_no_escape_no_cost() -> None:
     assert cost is not None and cost.penalty == 3 * 60 * 3  # P of C6.1
     game.apply(Escape(1))
     assert game.escape_cost(3, [1000] * 4) is None
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    config=st.sampled_from(CONFIGS),
+    seed=st.integers(0, 10_000),
+    taken_back=st.sets(st.integers(0, 80), max_size=6),
+    balances=st.lists(st.lists(st.integers(0, 700_000), min_size=4, max_size=4), min_size=1, max_size=2),
+)
+def test_R10_C6_a_kept_escape_cost_is_the_one_computed_anew(
+    config: RoomConfig, seed: int, taken_back: set[int], balances: list[list[int]]
+) -> None:
+    """The costs a game keeps from one change to the next (:meth:`Game.escape_cost` is asked
+    for every seat on every change) equal those computed anew on a copy of the game that
+    keeps none, at every turn of a random game, for several balances, also after a move
+    taken back (:meth:`Game.undo`) and another made instead."""
+    game = Game.deal(config, seed)
+    bots = [RandomBot(seed * 7 + seat) for seat in range(config.seats)]
+    turn = 0
+    while not game.finished:
+        if turn in taken_back:  # a move made, its costs kept, then taken back
+            game.apply(bot_action(game, bots[game.to_act]))
+            for seat in range(game.seats):
+                game.escape_cost(seat, balances[0][: game.seats])
+            game.undo()
+        fresh = Game.restore(game.to_record())
+        for seat in range(game.seats):
+            for each in balances:
+                assert game.escape_cost(seat, each[: game.seats]) == fresh.escape_cost(seat, each[: game.seats])
+                fresh = Game.restore(game.to_record())  # keeps nothing
+        game.apply(bot_action(game, bots[game.to_act]))
+        turn += 1

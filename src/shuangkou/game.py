@@ -161,6 +161,8 @@ class Escape:
 Action = Play | Pass | Timeout | HostedTurn | Hosting | Escape
 _ACTIONS = (Play, Pass, Timeout, HostedTurn, Hosting, Escape)
 
+_ESCAPE_COSTS_KEPT = 16  # Game.escape_cost's kept costs: a few per seat (they change with a bomb, say)
+
 _CheckedPlay = tuple[tuple[Card, ...], Combo]
 """A legal play: the cards it takes from the hand, and their reading."""
 
@@ -453,6 +455,7 @@ class Game:
     _play_views: list[PlayView] = field(default_factory=list, repr=False)
     _played_after: list[Counts] = field(default_factory=list, repr=False, compare=False)  # all played, after each play
     _saved: list[_Saved] = field(default_factory=list, repr=False, compare=False)
+    _escape_costs: dict[tuple[object, ...], EscapeCost] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         seats = self.settings.seats
@@ -654,11 +657,32 @@ class Game:
         cost is exact: the escape is applied, the game settled by :meth:`settlement` — the
         code that settles a real escape — and the escape taken back (:meth:`undo`). With
         ``"host"`` the game is settled at its end: the penalty is known now (C6.1 with four
-        seats; none with two, R10.1), the rest is the game's result."""
+        seats; none with two, R10.1), the rest is the game's result.
+
+        A cost once computed is kept, keyed by everything it depends on (the seat, the
+        balances and :meth:`_escape_inputs`): the server asks for every seat's on every
+        change of its table, and most changes leave it as it was."""
         try:
             self.check(Escape(seat))
         except GameError:
             return None
+        key = (seat, tuple(balances), self._escape_inputs())
+        cost = self._escape_costs.get(key)
+        if cost is None:
+            if len(self._escape_costs) >= _ESCAPE_COSTS_KEPT:
+                self._escape_costs.clear()
+            cost = self._escape_costs[key] = self._computed_escape_cost(seat, balances)
+        return cost
+
+    def _escape_inputs(self) -> tuple[object, ...]:
+        """What an escape's settlement reads of the game besides the seat and the balances:
+        the seats that have played a card (R10.3), every bomb played with its play number
+        and seat (R9.2, C5) and the seats out in order (C2.2, C6.2)."""
+        bombs = tuple((play.index, play.seat, play.combo) for play in self.plays if play.combo.is_bomb)
+        return tuple(self._played()), bombs, tuple(self.finish_order)
+
+    def _computed_escape_cost(self, seat: int, balances: Sequence[int]) -> EscapeCost:
+        """:meth:`escape_cost` computed anew, for a seat that may escape."""
         mode = self.settings.escape_mode
         if mode == "host":
             return EscapeCost(seat, mode, self._host_escape_penalty(balances), None)

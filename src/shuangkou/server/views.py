@@ -3,7 +3,8 @@
 Every view is a typed dictionary, so the protocol's JSON Schema (``shuangkou
 protocol-schema``) describes each field. :func:`table_view` is built for every connection
 on every change of a table: it reads what the table holds and computes nothing but what
-leaving would cost the seat it is built for (:meth:`Game.escape_cost`). The mover's legal
+leaving would cost the seat it is built for (:meth:`Game.escape_cost`, kept by the game
+while what it depends on stays). The mover's legal
 moves travel apart, in a ``hint`` message that follows the state
 (:meth:`Table._push_moves`), from :class:`TurnMoves`, computed and encoded once per turn.
 """
