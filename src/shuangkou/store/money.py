@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..config import Edition
 from .checks import check_choice, check_int, check_page, check_text
-from .database import Database, DriverStatement
+from .database import DriverStatement
 from .errors import (
     BalanceFloorError,
     BalanceRangeError,
@@ -28,7 +28,7 @@ from .errors import (
     UnknownAccountError,
     ZeroSumError,
 )
-from .fences import Fence, check_fence
+from .fences import Fence, Fences
 from .schema import (
     ID_MAX_LENGTH,
     OPERATOR_MAX_LENGTH,
@@ -52,9 +52,33 @@ NAME_MAX_LENGTH: Final = 24
 _INT64_MIN: Final = -(2**63)
 _INT64_MAX: Final = 2**63 - 1
 _SPLIT: Final = 2**32  # sums of 64-bit columns add quotients and remainders by this (_split_sum)
-_BALANCE: Final = select(balances_table.c.balance).where(
-    balances_table.c.account_id == bindparam("account_id"), balances_table.c.edition == bindparam("edition")
+_BALANCE_OF: Final = (balances_table.c.account_id == bindparam("account_id")) & (
+    balances_table.c.edition == bindparam("edition")
 )
+_BALANCE: Final = select(balances_table.c.balance).where(_BALANCE_OF)
+# A balance changed in one atomic statement, the change refused unless the balance is at
+# most (or at least) ``limit`` before it (_balance_limit); the new balance returned.
+_CHANGE_BALANCE: Final = {
+    at_most: balances_table.update()
+    .where(
+        _BALANCE_OF,
+        balances_table.c.balance <= bindparam("limit", type_=BigInteger)
+        if at_most
+        else balances_table.c.balance >= bindparam("limit", type_=BigInteger),
+    )
+    .values(balance=balances_table.c.balance + bindparam("delta", type_=BigInteger))
+    .returning(balances_table.c.balance)
+    for at_most in (True, False)
+}
+_LEDGER_COLUMNS: Final = (
+    "account_id", "edition", "delta", "balance_after", "reason", "operator", "game_id", "seat", "created_at",
+)
+_INSERT_LEDGER_ROW: Final = (
+    ledger_table.insert().values({key: bindparam(key) for key in _LEDGER_COLUMNS}).returning(ledger_table.c.id)
+)
+_SETTLEMENT_COLUMNS: Final = ("game_id", "edition", "house_delta", "reason", "created_at")
+_INSERT_SETTLEMENT: Final = settlements_table.insert().values({key: bindparam(key) for key in _SETTLEMENT_COLUMNS})
+_SETTLED: Final = select(settlements_table.c.game_id).where(settlements_table.c.game_id == bindparam("game_id"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +163,7 @@ def check_edition(edition: object) -> str:
     return check_choice(edition, "edition", EDITIONS)
 
 
-class Money(Database):
+class Money(Fences):
     """The accounts and their money: the part of :class:`~shuangkou.store.Store` that RULES §9 governs."""
 
     _houses: dict[str, int]
@@ -248,12 +272,11 @@ class Money(Database):
         reason = check_text(reason, "reason", REASON_MAX_LENGTH)
         operator = check_text(operator, "operator", OPERATOR_MAX_LENGTH)
         now = utc_now()
-        with self._transaction(write=True) as conn:
-            after = _change_balance(conn, account_id, edition, delta, allow_negative)
-            row = _ledger_row(account_id, edition, delta, after, reason, operator, None, None, now)
-            entry_id = conn.execute(
-                ledger_table.insert().values(row).returning(ledger_table.c.id)
-            ).scalar_one()
+        with self._driver_transaction() as cursor:
+            after = self._change_balance(cursor, account_id, edition, delta, allow_negative)
+            entry_id = self._insert_ledger_row(
+                cursor, _ledger_row(account_id, edition, delta, after, reason, operator, None, None, now)
+            )
         return LedgerEntry(
             int(entry_id), account_id, edition, delta, after, reason, operator, None, None, now
         )
@@ -404,46 +427,102 @@ class Money(Database):
         seat_of = dict(seats or {})
         now = utc_now()
         try:
-            with self._transaction(write=True) as conn:
-                check_fence(conn, fence)
-                if self._settled(conn, game_id):
+            with self._driver_transaction() as cursor:
+                self._check_fences(cursor, [fence] if fence is not None else [])
+                if self._settled(cursor, game_id):
                     return False
-                conn.execute(
-                    settlements_table.insert().values(
-                        game_id=game_id,
-                        edition=edition,
-                        house_delta=house_delta,
-                        reason=reason,
-                        created_at=now,
-                    )
-                )
-                rows = []
+                values = {
+                    "game_id": game_id, "edition": edition, "house_delta": house_delta, "reason": reason,
+                    "created_at": now,
+                }
+                insert = self._statements.insert_settlement
+                cursor.execute(insert.sql, insert.parameters(values))
                 # A fixed order (by account id) so concurrent settlements cannot deadlock.
                 for account_id in sorted(changes):
                     delta = changes[account_id]
-                    after = _change_balance(conn, account_id, edition, delta, allow_negative)
+                    after = self._change_balance(cursor, account_id, edition, delta, allow_negative)
                     seat = seat_of.get(account_id)
-                    rows.append(
-                        _ledger_row(account_id, edition, delta, after, reason, None, game_id, seat, now)
+                    self._insert_ledger_row(
+                        cursor, _ledger_row(account_id, edition, delta, after, reason, None, game_id, seat, now)
                     )
-                conn.execute(ledger_table.insert(), rows)
         except IntegrityError:
             # A concurrent call inserted the same settlement first and has committed.
-            with self._transaction() as conn:
-                if self._settled(conn, game_id):
+            with self._driver_transaction(write=False) as cursor:
+                if self._settled(cursor, game_id):
                     return False
             raise
         return True
 
     def is_settled(self, game_id: str) -> bool:
         """Whether a settlement of ``game_id`` has been applied."""
-        with self._transaction() as conn:
-            return self._settled(conn, game_id)
+        with self._driver_transaction(write=False) as cursor:
+            return self._settled(cursor, game_id)
 
-    @staticmethod
-    def _settled(conn: Connection, game_id: str) -> bool:
-        query = select(settlements_table.c.game_id).where(settlements_table.c.game_id == game_id)
-        return conn.execute(query).first() is not None
+    @functools.cached_property
+    def _statements(self) -> _MoneyStatements:
+        """The statements of settlements and grants, compiled once (the server settles every game)."""
+        return _MoneyStatements(
+            settled=self.driver_statement(_SETTLED),
+            insert_settlement=self.driver_statement(_INSERT_SETTLEMENT),
+            insert_ledger_row=self.driver_statement(_INSERT_LEDGER_ROW),
+            change_balance={at_most: self.driver_statement(update) for at_most, update in _CHANGE_BALANCE.items()},
+        )
+
+    def _settled(self, cursor: Any, game_id: str) -> bool:
+        statement = self._statements.settled
+        cursor.execute(statement.sql, statement.parameters({"game_id": game_id}))
+        return cursor.fetchone() is not None
+
+    def _insert_ledger_row(self, cursor: Any, row: Mapping[str, Any]) -> int:
+        """Insert a ledger row on the driver's cursor; its id."""
+        statement = self._statements.insert_ledger_row
+        cursor.execute(statement.sql, statement.parameters(row))
+        return int(cursor.fetchone()[0])
+
+    def _change_balance(
+        self, cursor: Any, account_id: int, edition: str, delta: int, allow_negative: bool
+    ) -> int:
+        """Add ``delta`` to a balance in one atomic statement and return the new balance.
+
+        The conditions are written so that nothing overflows while they are checked: SQLite
+        would turn an overflowing sum into a float, PostgreSQL would raise."""
+        if not _INT64_MIN <= delta <= _INT64_MAX:
+            raise BalanceRangeError(f"a change of {delta} is outside the 64-bit range of balances")
+        if delta > 0:
+            at_most, limit = True, _INT64_MAX - delta
+        elif not allow_negative:
+            at_most, limit = False, -delta  # the floor, 0 (R9.5)
+        else:
+            at_most, limit = False, _INT64_MIN - delta
+        update = self._statements.change_balance[at_most]
+        values = {"account_id": account_id, "edition": edition, "delta": delta, "limit": limit}
+        cursor.execute(update.sql, update.parameters(values))
+        found = cursor.fetchone()
+        if found is not None:
+            return int(found[0])
+        balance = self._balance_statement
+        cursor.execute(balance.sql, balance.parameters(values))
+        found = cursor.fetchone()
+        if found is None:
+            raise UnknownAccountError(f"account {account_id} has no {edition} balance")
+        before = int(found[0])
+        if delta < 0 and not allow_negative and before + delta < 0:
+            raise BalanceFloorError(
+                f"account {account_id} has {before} {edition}; a change of {delta} would take it below 0"
+            )
+        raise BalanceRangeError(
+            f"account {account_id} has {before} {edition}; a change of {delta} would leave the 64-bit range"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _MoneyStatements:
+    """The statements :meth:`Money.apply_settlement` and :meth:`Money.grant` run on the driver's cursor."""
+
+    settled: DriverStatement
+    insert_settlement: DriverStatement
+    insert_ledger_row: DriverStatement
+    change_balance: Mapping[bool, DriverStatement]  # True: the balance at most the limit before
 
 
 def _split_sum(column: Any, label: str) -> tuple[Any, Any]:
@@ -460,37 +539,6 @@ def _split_sum(column: Any, label: str) -> tuple[Any, Any]:
 def _joined(high: Any, low: Any) -> int:
     """A sum from the two parts of :func:`_split_sum`."""
     return int(high) * _SPLIT + int(low)
-
-
-def _change_balance(conn: Connection, account_id: int, edition: str, delta: int, allow_negative: bool) -> int:
-    """Add ``delta`` to a balance in one atomic statement and return the new balance.
-
-    The conditions are written so that nothing overflows while they are checked: SQLite would
-    turn an overflowing sum into a float, PostgreSQL would raise."""
-    if not _INT64_MIN <= delta <= _INT64_MAX:
-        raise BalanceRangeError(f"a change of {delta} is outside the 64-bit range of balances")
-    balance = balances_table.c.balance
-    condition = (balances_table.c.account_id == account_id) & (balances_table.c.edition == edition)
-    update = balances_table.update().where(condition)
-    if delta > 0:
-        update = update.where(balance <= _INT64_MAX - delta)
-    elif not allow_negative:
-        update = update.where(balance >= -delta)  # the floor, 0 (R9.5)
-    else:
-        update = update.where(balance >= _INT64_MIN - delta)
-    after = conn.execute(update.values(balance=balance + delta).returning(balance)).scalar_one_or_none()
-    if after is not None:
-        return int(after)
-    before = conn.execute(select(balance).where(condition)).scalar_one_or_none()
-    if before is None:
-        raise UnknownAccountError(f"account {account_id} has no {edition} balance")
-    if delta < 0 and not allow_negative and before + delta < 0:
-        raise BalanceFloorError(
-            f"account {account_id} has {before} {edition}; a change of {delta} would take it below 0"
-        )
-    raise BalanceRangeError(
-        f"account {account_id} has {before} {edition}; a change of {delta} would leave the 64-bit range"
-    )
 
 
 def _ledger_row(
