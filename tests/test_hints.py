@@ -8,13 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shuangkou.bots import GreedyBot, HintBot, Seen, bot_action, hint_moves, whole_hand
-from shuangkou.combos import classify
+from shuangkou.combos import Combo, classify
 from shuangkou.config import load_config
 from shuangkou.game import Game, Play
 from shuangkou.moves import legal_moves
 from shuangkou.simulate import simulate
 
 POINTS = load_config("points")
+CLASSIC = load_config("classic")
 
 
 def hints(game: Game) -> list[str]:
@@ -86,3 +87,42 @@ def test_thewhole_hand_is_found_from_the_listed_moves_as_by_classifying_it(
     table_combo = classify(table, rules=rules) if table else None
     moves = legal_moves(counts, table_combo, rules)
     assert whole_hand(counts, table_combo, rules, moves) == whole_hand(counts, table_combo, rules)
+
+
+def plain_hint_moves(seen: Seen) -> list[Combo]:
+    """The hint order of :func:`hint_moves`, written plainly: each group by its own test,
+    the planner's choice by :meth:`GreedyBot.choose` on its own, leads sorted by
+    :meth:`GreedyBot.lead_values` called anew."""
+    moves = legal_moves(seen.hand, seen.table, seen.rules)
+    protected = [slot for slot in range(13) if seen.hand[slot] >= 4]  # the ranks of the hand's bombs
+    bombs = [move for move in moves if move.is_bomb]
+    spends = [
+        move for move in moves
+        if not move.is_bomb and (move.jokers or any(move.cards[slot] for slot in protected))
+    ]
+    keeps = [move for move in moves if not move.is_bomb and move not in spends]
+    planner = GreedyBot()
+    if seen.table is None:
+        keeps.sort(key=planner.lead_values(seen), reverse=True)
+    ordered = keeps + spends + bombs
+    first = planner.choose(seen)
+    if first is not None:
+        ordered.remove(first)
+        ordered.insert(0, first)
+    return ordered
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), turns=st.integers(0, 60), seats=st.sampled_from([2, 4]))
+def test_hint_moves_is_the_plain_hint_order(seed: int, turns: int, seats: int) -> None:
+    """The hint order the server sends (its groups sorted out in one pass, each lead's value
+    computed once) is the one written plainly, at positions of greedy self-play with two
+    seats and four."""
+    config = POINTS if seats == 2 else CLASSIC
+    game = Game.deal(config, seed=seed)
+    for _ in range(turns):
+        if game.finished:
+            return
+        seen = Seen.of(game, game.to_act)
+        assert hint_moves(seen) == plain_hint_moves(seen)
+        game.apply(bot_action(game, GreedyBot()))

@@ -9,12 +9,13 @@ answers with the :class:`~shuangkou.combos.Combo` to play, or None to pass;
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from .cards import Counts
-from .combos import SJ_SLOT, Combo, Kind, playable_readings
+from .combos import BJ_SLOT, BOMB_KINDS, SJ_SLOT, Combo, Kind, playable_readings
 from .config import RoomConfig, load_config
 from .game import Action, Game, Pass, Play, PlayRecord
 from .moves import hosting_move, legal_moves
@@ -194,6 +195,7 @@ class GreedyBot:
 
 
 _FOLLOWABLE = (Kind.SINGLE, Kind.PAIR)
+_CARDS = operator.attrgetter("cards")  # a move's cards
 
 
 def hint_moves(seen: Seen) -> list[Combo]:
@@ -206,21 +208,22 @@ def hint_moves(seen: Seen) -> list[Combo]:
     if not moves:
         return []
     planner = GreedyBot()
-    protected = _bomb_ranks(seen.hand)
+    protected = tuple(_bomb_ranks(seen.hand))
     keeps: list[Combo] = []
     spends: list[Combo] = []
     bombs: list[Combo] = []
     ordinary: list[Combo] = []  # the planner's groups, sorted out in the same pass
     keeps_bombs: list[Combo] = []
     for move in moves:  # weakest first within each group
-        if move.is_bomb:
+        if move.kind in BOMB_KINDS:  # Combo.is_bomb, Combo.jokers and _breaks written out: this loop is hot
             bombs.append(move)
             continue
         ordinary.append(move)
-        breaks = bool(protected) and _breaks(move, protected)
+        cards = move.cards
+        breaks = bool(protected) and any(map(cards.__getitem__, protected))
         if not breaks:
             keeps_bombs.append(move)
-        if breaks or move.jokers:
+        if breaks or cards[SJ_SLOT] or cards[BJ_SLOT]:
             spends.append(move)
         else:
             keeps.append(move)
@@ -248,7 +251,7 @@ def whole_hand(hand: Counts, table: Combo | None, rules: Rules, moves: list[Comb
     reading that may be played now (R5.3), as :func:`~shuangkou.combos.classify` reads it.
     ``moves``, the legal moves when listed, hold it when it is one: without it among them
     the hand is not classified (a failed classification costs more than listing the moves)."""
-    if moves is not None and not any(move.cards == hand for move in moves):
+    if moves is not None and hand not in map(_CARDS, moves):
         return None
     options = playable_readings(hand, table, rules)
     return options[0] if options else None

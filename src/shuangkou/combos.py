@@ -19,6 +19,7 @@ from .cards import NUM_SLOTS, Card, Counts, Rank, counts_of, format_counts, pars
 from .rules import DEFAULT_RULES, Rules
 
 __all__ = [
+    "BOMB_KINDS",
     "KIND_NAMES",
     "Combo",
     "ComboDict",
@@ -55,10 +56,11 @@ class Kind(StrEnum):
     @property
     def is_bomb(self) -> bool:
         """True for the three bomb kinds (R4)."""
-        return self in _BOMB_KINDS
+        return self in BOMB_KINDS
 
 
-_BOMB_KINDS = frozenset({Kind.BOMB, Kind.JOKER_BOMB, Kind.SERIAL_BOMB})
+BOMB_KINDS = frozenset({Kind.BOMB, Kind.JOKER_BOMB, Kind.SERIAL_BOMB})
+"""The three bomb kinds (R4)."""
 
 KIND_NAMES: tuple[str, ...] = tuple(kind.value for kind in Kind)
 """The JSON names of the kinds, in the order of :class:`Kind`."""
@@ -123,7 +125,7 @@ class Combo(NamedTuple):
     @property
     def is_bomb(self) -> bool:
         """True for bombs of any kind."""
-        return self.kind in _BOMB_KINDS
+        return self.kind in BOMB_KINDS
 
     @property
     def size(self) -> int:
@@ -159,7 +161,7 @@ class Combo(NamedTuple):
         """
         if self.kind is Kind.SERIAL_BOMB:
             return self.phase - self.length
-        return self.size if self.kind in _BOMB_KINDS else 0
+        return self.size if self.kind in BOMB_KINDS else 0
 
     @property
     def stands_for(self) -> tuple[Rank, ...]:
@@ -294,8 +296,8 @@ def beats(combo: Combo, table: Combo, rules: Rules = DEFAULT_RULES) -> bool:
     >>> beats(classify("7777 88888 99999"), classify("4444 55555 66666"))
     False
     """
-    if table.kind in _BOMB_KINDS:
-        if combo.kind not in _BOMB_KINDS:
+    if table.kind in BOMB_KINDS:
+        if combo.kind not in BOMB_KINDS:
             return False
         if (
             combo.kind is Kind.SERIAL_BOMB
@@ -306,7 +308,7 @@ def beats(combo: Combo, table: Combo, rules: Rules = DEFAULT_RULES) -> bool:
         ):
             return False  # R6.4
         return bomb_key(combo, rules) > bomb_key(table, rules)
-    if combo.kind in _BOMB_KINDS:
+    if combo.kind in BOMB_KINDS:
         return True  # R6.2
     return combo.kind is table.kind and combo.length == table.length and combo.top > table.top
 
@@ -444,7 +446,7 @@ def playable_readings(
     found = all_readings(cards, rules, table)
     if table is not None:
         found = [combo for combo in found if beats(combo, table, rules)]
-    bombs = [combo for combo in found if combo.kind in _BOMB_KINDS]
+    bombs = [combo for combo in found if combo.kind in BOMB_KINDS]
     if bombs:
         return [max(bombs, key=lambda combo: bomb_key(combo, rules))]
     return sorted(found, key=_ordinary_order, reverse=True)
