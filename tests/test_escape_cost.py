@@ -185,3 +185,19 @@ def test_R10_C6_a_kept_escape_cost_is_the_one_computed_anew(
                 fresh = Game.restore(game.to_record())  # keeps nothing
         game.apply(bot_action(game, bots[game.to_act]))
         turn += 1
+
+
+def test_R10_3_a_bomb_taken_back_and_another_played_changes_the_kept_cost() -> None:
+    """R9.2, R10.3: a 6-card bomb played, its escape costs kept, taken back (:meth:`Game.undo`)
+    and a 4-card bomb played instead at the same point: the costs are those of the 4-card
+    bomb, as a game that kept none computes them."""
+    game = Game.from_hands(POINTS, ["3333 444444 5 6", "7 8 9"], leader=0)
+    balances = [1000, 1000]
+    game.apply(Play.of(0, "444444"))
+    six = [game.escape_cost(seat, balances) for seat in range(2)]
+    game.undo()
+    game.apply(Play.of(0, "3333"))
+    four = [game.escape_cost(seat, balances) for seat in range(2)]
+    fresh = Game.restore(game.to_record())
+    assert four == [fresh.escape_cost(seat, balances) for seat in range(2)]
+    assert four != six  # the bomb's phase counts (R9.2)

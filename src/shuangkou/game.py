@@ -455,6 +455,7 @@ class Game:
     _play_views: list[PlayView] = field(default_factory=list, repr=False)
     _played_after: list[Counts] = field(default_factory=list, repr=False, compare=False)  # all played, after each play
     _saved: list[_Saved] = field(default_factory=list, repr=False, compare=False)
+    _bombs_after: list[int] = field(default_factory=list, repr=False, compare=False)  # bombs played, after each play
     _escape_costs: dict[tuple[object, ...], EscapeCost] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -675,11 +676,18 @@ class Game:
         return cost
 
     def _escape_inputs(self) -> tuple[object, ...]:
-        """What an escape's settlement reads of the game besides the seat and the balances:
-        the seats that have played a card (R10.3), every bomb played with its play number
-        and seat (R9.2, C5) and the seats out in order (C2.2, C6.2)."""
-        bombs = tuple((play.index, play.seat, play.combo) for play in self.plays if play.combo.is_bomb)
-        return tuple(self._played()), bombs, tuple(self.finish_order)
+        """What an escape's settlement reads of the game besides the seat and the balances —
+        the seats that have played a card (R10.3), the bombs played (R9.2, C5) and the seats
+        out (C2.2, C6.2) — told apart by their counts: plays and seats out are only ever
+        added to, and taking one back (:meth:`undo`) drops the kept costs."""
+        return tuple(self._played()), self._bomb_count(), len(self.finish_order)
+
+    def _bomb_count(self) -> int:
+        """The bombs played so far; kept after each play (undo drops the last)."""
+        counts = self._bombs_after
+        while len(counts) < len(self.plays):
+            counts.append((counts[-1] if counts else 0) + self.plays[len(counts)].combo.is_bomb)
+        return counts[-1] if counts else 0
 
     def _computed_escape_cost(self, seat: int, balances: Sequence[int]) -> EscapeCost:
         """:meth:`escape_cost` computed anew, for a seat that may escape."""
@@ -816,6 +824,8 @@ class Game:
         if not self._saved:
             raise GameError("nothing_to_undo", "no action has been applied")
         saved = self._saved.pop()
+        if len(self.plays) > saved.plays:
+            self._escape_costs.clear()  # kept for the plays taken back (see _escape_inputs)
         for play in self.plays[saved.plays :]:
             hand = self.hands[play.seat]
             for card in play.cards:
@@ -823,6 +833,7 @@ class Game:
         del self.plays[saved.plays :]
         del self._play_views[saved.plays :]
         del self._played_after[saved.plays :]
+        del self._bombs_after[saved.plays :]
         del self.events[saved.events :]
         self._counts = [None] * self.seats  # the cache assumes hands only shrink
         self.to_act, self.table, self.passes = saved.to_act, saved.table, saved.passes
