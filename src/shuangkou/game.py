@@ -667,7 +667,7 @@ class Game:
             self.check(Escape(seat))
         except GameError:
             return None
-        key = (seat, tuple(balances), self._escape_inputs())
+        key = (seat, tuple(balances), *self._escape_inputs(seat))
         cost = self._escape_costs.get(key)
         if cost is None:
             if len(self._escape_costs) >= _ESCAPE_COSTS_KEPT:
@@ -675,12 +675,12 @@ class Game:
             cost = self._escape_costs[key] = self._computed_escape_cost(seat, balances)
         return cost
 
-    def _escape_inputs(self) -> tuple[object, ...]:
-        """What an escape's settlement reads of the game besides the seat and the balances —
-        the seats that have played a card (R10.3), the bombs played (R9.2, C5) and the seats
-        out (C2.2, C6.2) — told apart by their counts: plays and seats out are only ever
-        added to, and taking one back (:meth:`undo`) drops the kept costs."""
-        return tuple(self._played()), self._bomb_count(), len(self.finish_order)
+    def _escape_inputs(self, seat: int) -> tuple[object, ...]:
+        """What the settlement of ``seat``'s escape reads of the game besides the balances —
+        whether the seat has played a card (R10.3, two seats only), the bombs played (R9.2,
+        C5) and the seats out (C2.2, C6.2) — told apart by their counts: plays and seats out
+        are only ever added to, and taking one back (:meth:`undo`) drops the kept costs."""
+        return self.seats == 2 and self.has_played(seat), self._bomb_count(), len(self.finish_order)
 
     def _bomb_count(self) -> int:
         """The bombs played so far; kept after each play (undo drops the last)."""
