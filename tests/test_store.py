@@ -336,6 +336,36 @@ def test_settlement_refusals_change_nothing(store: Store) -> None:
     assert not store.is_settled("g")
 
 
+def test_settle_game_pays_and_finishes_in_one_transaction(store: Store) -> None:
+    """R9.9: a game's payment and its end are one transaction: the balances after are
+    returned; a retry pays nothing and still answers; a game that cannot be finished (void)
+    is not paid either."""
+    ann = store.create_guest("Ann", {"wealth": 1000})
+    bob = store.create_guest("Bob", {"wealth": 1000})
+    deltas = {ann.id: 300, bob.id: -320}
+    store.save_game("g", "wealth", CONFIG)
+    after = store.settle_game("g", "wealth", deltas, 20, False, "game g", "{}", '{"x":1}', seats={ann.id: 0, bob.id: 1})
+    assert after == {ann.id: 1300, bob.id: 680}
+    game = store.get_game("g")
+    assert game is not None and game.status == "finished" and game.settlement_json == '{"x":1}'
+    assert sorted((r.account_id, r.delta, r.seat) for r in store.ledger(game_id="g")) == sorted(
+        [(ann.id, 300, 0), (bob.id, -320, 1), (store.house_id("wealth"), 20, None)]
+    )
+    paid = _snapshot(store)
+    assert store.settle_game("g", "wealth", deltas, 20, False, "game g", "{}", '{"x":1}') == after  # a retry
+    assert _snapshot(store) == paid
+    store.save_game("v", "wealth", CONFIG)
+    store.void_game("v", "abandoned")
+    with pytest.raises(GameStateError, match="void"):
+        store.settle_game("v", "wealth", deltas, 20, False, "game v", "{}", "{}")
+    assert _snapshot(store) == paid and not store.is_settled("v")
+    with pytest.raises(BalanceFloorError):
+        store.save_game("h", "wealth", CONFIG)
+        store.settle_game("h", "wealth", {ann.id: 5000, bob.id: -5000}, 0, False, "game h", "{}", "{}")
+    stored = store.get_game("h")
+    assert _snapshot(store) == paid and stored is not None and stored.status == "running"
+
+
 def test_concurrent_duplicate_settlements_pay_once(store: Store) -> None:
     """R9.9: the same game settled from several threads at once is paid exactly once."""
     ann = store.create_guest("Ann", {"wealth": 1000})

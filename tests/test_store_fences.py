@@ -61,6 +61,8 @@ def test_every_write_under_a_superseded_claim_is_refused_and_changes_nothing(sto
     with pytest.raises(FencedError):
         store.finish_game("g1", "{}", "{}", fence=old)
     with pytest.raises(FencedError):
+        store.settle_game("g1", "points", {alice.id: 10, bob.id: -10}, 0, False, "game g1", "{}", "{}", fence=old)
+    with pytest.raises(FencedError):
         store.void_game("g1", "lost", fence=old)
     with pytest.raises(FencedError):
         store.save_game("g2", "points", CONFIG, "{}", table_id="t1", fence=old)

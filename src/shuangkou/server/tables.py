@@ -642,21 +642,22 @@ class Table:
         summary = _dumps(settlement.to_dict())
         fence = self.fence
 
-        def write() -> None:
-            store.apply_settlement(
+        def write() -> dict[int, int]:
+            return store.settle_game(
                 game_id,
                 config.edition,
                 deltas,
                 settlement.house,
                 config.allow_negative,
                 f"game {game_id}",
+                record,
+                summary,
                 seats={accounts[i]: i for i in seats},
                 fence=fence,
             )
-            store.finish_game(game_id, record, summary, fence)
 
         self.current = current = replace(current, maybe_paid=True)
-        await self.services.run_db(write)
+        balances_after: dict[int, int] = await self.services.run_db(write)
         METRICS.settlements.inc()
         charge = None
         if game.ended_by_escape and game.escaped is not None:  # R10.2, C6.2
@@ -665,9 +666,9 @@ class Table:
         self.winner_account = accounts[game.leads_next] if game.leads_next is not None else None
         self._log("game settled", result=game.result, deltas=list(settlement.deltas), house=settlement.house)
         for index in seats:
-            await self._refresh_balance(index)
             seat = self.seats[index]
             if seat is not None:
+                seat.balance = balances_after.get(seat.account.id, seat.balance)
                 seat.ready = seat.bot is not None
                 if seat.left:
                     self._free(index)

@@ -42,12 +42,14 @@ True
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import select, text
+from sqlalchemy.exc import IntegrityError
 
 from .checks import check_page
 from .database import DEFAULT_DATABASE_URL
@@ -66,7 +68,7 @@ from .errors import (
     ZeroSumError,
 )
 from .fences import Fence, RunningGame
-from .journal import GAME_STATUSES, GameAction, Journal, StoredGame, _games
+from .journal import GAME_STATUSES, GameAction, Journal, StoredGame, _finished, _games
 from .money import EDITIONS, NAME_MAX_LENGTH, Account, LedgerEntry, Money, _ledger_entry, validate_name
 from .schema import games_table, ledger_table, metadata
 
@@ -119,6 +121,39 @@ class Store(Money, Journal):
         except BaseException:
             self.close()
             raise
+
+    def settle_game(
+        self,
+        game_id: str,
+        edition: str,
+        deltas: Mapping[int, int],
+        house_delta: int,
+        allow_negative: bool,
+        reason: str,
+        record_json: str,
+        settlement_json: str,
+        seats: Mapping[int, int] | None = None,
+        fence: Fence | None = None,
+    ) -> dict[int, int]:
+        """Pay a game (:meth:`apply_settlement`) and mark it finished (:meth:`finish_game`)
+        in one transaction, under one fence check; return the balances after it of the
+        accounts in ``deltas``, read in the same transaction. A game paid before (a retry)
+        is not paid again, and still finished; on any error nothing changes."""
+        payment = self._payment(game_id, edition, deltas, house_delta, allow_negative, reason, seats)
+        finished = _finished(record_json, settlement_json)
+        try:
+            with self._driver_transaction() as cursor:
+                self._check_fences(cursor, [fence] if fence is not None else [])
+                self._pay(cursor, payment)
+                self._end_game_on(cursor, payment.game_id, "finished", finished)
+                return self._balances(cursor, deltas, payment.edition)
+        except IntegrityError:
+            # A concurrent call paid the game first and has committed: finish it alone.
+            if not self.is_settled(payment.game_id):
+                raise
+        self.finish_game(game_id, record_json, settlement_json, fence)
+        with self._driver_transaction(write=False) as cursor:
+            return self._balances(cursor, deltas, payment.edition)
 
     def game_history(self, account_id: int, limit: int = 20, offset: int = 0) -> list[tuple[LedgerEntry, StoredGame]]:
         """The account's settled games, newest first: its ledger row of each (the change and

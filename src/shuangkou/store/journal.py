@@ -196,11 +196,7 @@ class Journal(Fences):
         Returns False, changing nothing, when the game is already finished (a retry);
         raises :class:`GameStateError` for a void game and :class:`UnknownGameError` for none.
         """
-        values = {
-            "record_json": check_json(record_json, "record_json"),
-            "settlement_json": check_json(settlement_json, "settlement_json"),
-        }
-        return self._end_game(game_id, "finished", values, fence)
+        return self._end_game(game_id, "finished", _finished(record_json, settlement_json), fence)
 
     def void_game(self, game_id: str, reason: str, fence: Fence | None = None) -> bool:
         """Mark a running game void (abandoned, never settled), keeping ``reason``.
@@ -212,15 +208,20 @@ class Journal(Fences):
         return self._end_game(game_id, "void", {"void_reason": reason}, fence)
 
     def _end_game(self, game_id: str, status: str, values: dict[str, str], fence: Fence | None) -> bool:
-        update, status_of = self._end_statements(tuple(values))
-        parameters = {"game_id": game_id, "running": "running", "status": status, "now": utc_now(), **values}
         with self._driver_transaction() as cursor:
             self._check_fences(cursor, [fence] if fence is not None else [])
-            cursor.execute(update.sql, update.parameters(parameters))
-            if cursor.rowcount == 1:
-                return True
-            cursor.execute(status_of.sql, status_of.parameters(parameters))
-            found = cursor.fetchone()
+            return self._end_game_on(cursor, game_id, status, values)
+
+    def _end_game_on(self, cursor: Any, game_id: str, status: str, values: dict[str, str]) -> bool:
+        """:meth:`_end_game` inside a writing transaction whose fences are checked (an error
+        raised here rolls it back whole)."""
+        update, status_of = self._end_statements(tuple(values))
+        parameters = {"game_id": game_id, "running": "running", "status": status, "now": utc_now(), **values}
+        cursor.execute(update.sql, update.parameters(parameters))
+        if cursor.rowcount == 1:
+            return True
+        cursor.execute(status_of.sql, status_of.parameters(parameters))
+        found = cursor.fetchone()
         if found is None:
             raise UnknownGameError(f"no game {game_id!r}")
         if found[0] == status:
@@ -292,6 +293,14 @@ class Journal(Fences):
         )
         with self._transaction() as conn:
             return _games(conn, query, with_actions=True)
+
+
+def _finished(record_json: str, settlement_json: str) -> dict[str, str]:
+    """The checked columns a finished game gets (:meth:`Journal.finish_game`)."""
+    return {
+        "record_json": check_json(record_json, "record_json"),
+        "settlement_json": check_json(settlement_json, "settlement_json"),
+    }
 
 
 def _action_row(game_id: str, seq: int, action_json: str) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final, Literal, get_args
@@ -406,6 +406,28 @@ class Money(Fences):
         Returns True when the game was paid now, False when it had been paid already (by an
         earlier or a concurrent call): then nothing changes, whatever the arguments.
         """
+        payment = self._payment(game_id, edition, deltas, house_delta, allow_negative, reason, seats)
+        try:
+            with self._driver_transaction() as cursor:
+                self._check_fences(cursor, [fence] if fence is not None else [])
+                return self._pay(cursor, payment)
+        except IntegrityError:
+            # A concurrent call inserted the same settlement first and has committed.
+            if self.is_settled(payment.game_id):
+                return False
+            raise
+
+    def _payment(
+        self,
+        game_id: str,
+        edition: str,
+        deltas: Mapping[int, int],
+        house_delta: int,
+        allow_negative: bool,
+        reason: str,
+        seats: Mapping[int, int] | None,
+    ) -> _Payment:
+        """The arguments of :meth:`apply_settlement`, checked (nothing written yet)."""
         game_id = check_text(game_id, "game_id", ID_MAX_LENGTH)
         edition = check_edition(edition)
         reason = check_text(reason, "reason", REASON_MAX_LENGTH)
@@ -424,34 +446,42 @@ class Money(Fences):
                 f"settlement of game {game_id} does not sum to zero: players {sum(deltas.values()):+d}, "
                 f"house {house_delta:+d}"
             )
-        seat_of = dict(seats or {})
+        return _Payment(game_id, edition, house_delta, reason, changes, allow_negative, dict(seats or {}))
+
+    def _pay(self, cursor: Any, payment: _Payment) -> bool:
+        """Inside a writing transaction (fences checked): write ``payment`` unless its game
+        has been paid already; whether it was written now."""
+        if self._settled(cursor, payment.game_id):
+            return False
         now = utc_now()
-        try:
-            with self._driver_transaction() as cursor:
-                self._check_fences(cursor, [fence] if fence is not None else [])
-                if self._settled(cursor, game_id):
-                    return False
-                values = {
-                    "game_id": game_id, "edition": edition, "house_delta": house_delta, "reason": reason,
-                    "created_at": now,
-                }
-                insert = self._statements.insert_settlement
-                cursor.execute(insert.sql, insert.parameters(values))
-                # A fixed order (by account id) so concurrent settlements cannot deadlock.
-                for account_id in sorted(changes):
-                    delta = changes[account_id]
-                    after = self._change_balance(cursor, account_id, edition, delta, allow_negative)
-                    seat = seat_of.get(account_id)
-                    self._insert_ledger_row(
-                        cursor, _ledger_row(account_id, edition, delta, after, reason, None, game_id, seat, now)
-                    )
-        except IntegrityError:
-            # A concurrent call inserted the same settlement first and has committed.
-            with self._driver_transaction(write=False) as cursor:
-                if self._settled(cursor, game_id):
-                    return False
-            raise
+        game_id, edition, reason = payment.game_id, payment.edition, payment.reason
+        values = {
+            "game_id": game_id, "edition": edition, "house_delta": payment.house_delta, "reason": reason,
+            "created_at": now,
+        }
+        insert = self._statements.insert_settlement
+        cursor.execute(insert.sql, insert.parameters(values))
+        # A fixed order (by account id) so concurrent settlements cannot deadlock.
+        for account_id in sorted(payment.changes):
+            delta = payment.changes[account_id]
+            after = self._change_balance(cursor, account_id, edition, delta, payment.allow_negative)
+            seat = payment.seats.get(account_id)
+            self._insert_ledger_row(
+                cursor, _ledger_row(account_id, edition, delta, after, reason, None, game_id, seat, now)
+            )
         return True
+
+    def _balances(self, cursor: Any, accounts: Iterable[int], edition: str) -> dict[int, int]:
+        """The balances of ``accounts`` in ``edition``, on a transaction's cursor."""
+        statement = self._balance_statement
+        found: dict[int, int] = {}
+        for account_id in accounts:
+            cursor.execute(statement.sql, statement.parameters({"account_id": account_id, "edition": edition}))
+            row = cursor.fetchone()
+            if row is None:
+                raise UnknownAccountError(f"account {account_id} has no {edition} balance")
+            found[account_id] = int(row[0])
+        return found
 
     def is_settled(self, game_id: str) -> bool:
         """Whether a settlement of ``game_id`` has been applied."""
@@ -513,6 +543,20 @@ class Money(Fences):
         raise BalanceRangeError(
             f"account {account_id} has {before} {edition}; a change of {delta} would leave the 64-bit range"
         )
+
+
+@dataclass(frozen=True, slots=True)
+class _Payment:
+    """A checked settlement (:meth:`Money._payment`): every balance change, the house's
+    included, by account id."""
+
+    game_id: str
+    edition: str
+    house_delta: int
+    reason: str
+    changes: dict[int, int]
+    allow_negative: bool
+    seats: dict[int, int]
 
 
 @dataclass(frozen=True, slots=True)
