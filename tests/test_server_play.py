@@ -544,7 +544,8 @@ def test_an_escaper_in_host_mode_takes_the_seat_back(server: RunningServer, how:
         else:
             await ana.close()
             back = await server.again(ana)
-        view = await back.until(lambda t: t["id"] == table["id"] and t["you"] == 0)
+        # Bo's turn: hosting has made seat 0's move, if it had one, and nothing moves until Bo does.
+        view = await back.until(lambda t: t["id"] == table["id"] and t["you"] == 0 and t["game"]["to_act"] == 1)
         assert view["game"]["hosting"][0]
         await back.send({"type": "hosting", "on": False})
         assert (await back.next_error())["code"] == "escaped"  # the escaped seat stays hosted
