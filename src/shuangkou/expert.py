@@ -21,6 +21,7 @@ All randomness comes from one seeded :class:`random.Random`: with a budget of ro
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 
 from .bots import GreedyBot, Seen, hint_moves, whole_hand
 from .cards import DECK, NUM_SLOTS, Counts, counts_of
-from .combos import Combo, Kind
+from .combos import SJ_SLOT, TWO_SLOT, Combo, Kind
 from .config import DEFAULT_EXPERT_ROLLOUTS, RoomConfig
 from .moves import hosting_move, legal_moves
 from .scoring import BombPlay, partner_of, settle_classic, settle_game
@@ -41,6 +42,8 @@ DEFAULT_ROLLOUTS = DEFAULT_EXPERT_ROLLOUTS
 150 ms with four (docs/simulation.md#the-expert)."""
 
 _DECK_COUNTS: Counts = counts_of(DECK)
+
+MIN_WORLDS = 1
 
 Policy = Callable[[Seen], Combo | None]
 """A rollout policy: the move a seat makes in a playout (None: pass)."""
@@ -107,6 +110,146 @@ def candidates(seen: Seen, limit: int) -> list[Combo | None]:
     for move in hints:
         add(move)
     return chosen
+
+
+_SETS = {Kind.SINGLE: 1, Kind.PAIR: 2, Kind.TRIPLE: 3}
+"""The single-rank kinds whose beaters a hand's rank counts tell, and the cards each needs."""
+
+ACE_SLOT = TWO_SLOT - 1
+
+DOUBT = 0.02
+"""How much likelier the expert finds a world where the opponent's passes and follows were
+plain (a cheap beater passed over) less likely than one where they were: the factor per
+such pass or follow."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Clue:
+    """What one move (or pass) of the opponent says about its hand at the time (the hand
+    now plus ``later``, the cards it played since): no rank slot in ``slots`` held
+    ``need`` to ``most`` cards."""
+
+    later: Counts
+    slots: range
+    need: int
+    most: int
+
+
+PLAIN_MOST = 3
+"""A plain beater takes up to 3 cards of a rank: more would break a bomb."""
+
+ANY_MOST = 12
+
+
+def plays_like_hosting(seen: Seen) -> bool:
+    """With two seats, whether the opponent plays as hosting does (R11.2), as far as its
+    plays show: it has led at least twice, every lead a single, and never played a card
+    (jokers aside) below one it led before — hosting leads its lowest card."""
+    if len(seen.cards_left) != 2:
+        return False
+    opponent = 1 - seen.seat
+    leads = 0
+    lowest = -1
+    for play in seen.plays:
+        if play.seat != opponent:
+            continue
+        natural = [slot for slot, count in enumerate(play.combo.cards[:SJ_SLOT]) if count]
+        if natural and min(natural) < lowest:
+            return False
+        if play.lead:
+            if play.combo.kind is not Kind.SINGLE:
+                return False
+            leads += 1
+            lowest = max(lowest, play.combo.top - 3)
+    return leads >= 2
+
+
+def opponent_clues(seen: Seen, hosting: bool = False) -> list[_Clue]:
+    """With two seats, what the opponent's answers to this seat's singles, pairs and
+    triples say: a pass, or a bomb, on X means it held no plain beater of X up to the ace
+    (up to the 2 on an ace) — a player keeps 2s, jokers and bombs for later; a follow of X
+    with Y of X's kind means none between X and Y (one follows with its weakest fitting
+    combination). Of an opponent that plays as ``hosting`` (:func:`plays_like_hosting`),
+    any beater, bombs broken or not, and no card below a single it led. Nothing with four
+    seats (partners pass on purpose)."""
+    if len(seen.cards_left) != 2:
+        return []
+    opponent = 1 - seen.seat
+    most = ANY_MOST if hosting else PLAIN_MOST
+    plays = seen.plays
+    later = [0] * NUM_SLOTS
+    clues: list[_Clue] = []
+    for index in range(len(plays) - 1, -1, -1):
+        play = plays[index]
+        if play.seat == opponent:
+            for slot, count in enumerate(play.combo.cards):
+                later[slot] += count
+            if hosting and play.lead and play.combo.top - 3 < SJ_SLOT:
+                clues.append(_Clue(tuple(later), range(play.combo.top - 3), 1, ANY_MOST))
+            continue
+        need = _SETS.get(play.combo.kind)
+        if need is None:
+            continue
+        answer = plays[index + 1] if index + 1 < len(plays) else None
+        top = play.combo.top - 3
+        last = ACE_SLOT if top < ACE_SLOT and not hosting else TWO_SLOT
+        if answer is None:
+            if seen.table is not None:
+                continue  # the opponent has not answered yet
+            slots = range(top + 1, last + 1)  # it passed, and this seat leads again
+        elif answer.seat != opponent or answer.combo.is_bomb:
+            slots = range(top + 1, last + 1)  # it passed, or bombed
+        else:  # the weakest plain beater it held, when it held one below the jokers
+            slots = range(top + 1, min(answer.combo.top - 3, TWO_SLOT + 1))
+        if slots:
+            clues.append(_Clue(tuple(later), slots, need, most))
+    return clues
+
+
+class OpponentDealer:
+    """Deals the opponent's hand (two seats) from the unseen cards, by rank counts, with
+    the chance of each hand weighted by :func:`opponent_clues`: a hand is as likely as the
+    number of ways to draw it, times :data:`DOUBT` for every clue it contradicts. Exact
+    sampling by dynamic programming over the rank slots (the clues are per slot)."""
+
+    def __init__(self, unseen: Counts, cards: int, clues: Sequence[_Clue]) -> None:
+        self.cards = cards
+        self.weights: list[list[float]] = []
+        for slot, available in enumerate(unseen):
+            row = []
+            for count in range(available + 1):
+                weight = float(math.comb(available, count))
+                for clue in clues:
+                    if slot in clue.slots and clue.need <= count + clue.later[slot] <= clue.most:
+                        weight *= DOUBT
+                row.append(weight)
+            self.weights.append(row)
+        # ways[slot][total]: the weight of all ways to hold ``total`` cards in slots from ``slot`` on
+        self.ways = [[0.0] * (cards + 1) for _ in range(NUM_SLOTS + 1)]
+        self.ways[NUM_SLOTS][0] = 1.0
+        for slot in range(NUM_SLOTS - 1, -1, -1):
+            after, here = self.ways[slot + 1], self.ways[slot]
+            row = self.weights[slot]
+            for total in range(cards + 1):
+                here[total] = sum(row[count] * after[total - count] for count in range(min(len(row), total + 1)))
+
+    def deal(self, rng: random.Random) -> Counts:
+        """One hand of the opponent's card count."""
+        hand = [0] * NUM_SLOTS
+        total = self.cards
+        for slot in range(NUM_SLOTS):
+            after, row = self.ways[slot + 1], self.weights[slot]
+            pick = rng.random() * self.ways[slot][total]
+            count = 0
+            for count in range(min(len(row), total + 1)):
+                pick -= row[count] * after[total - count]
+                if pick < 0:
+                    break
+            while row[count] * after[total - count] == 0:  # rounding: the last possible count
+                count -= 1
+            hand[slot] = count
+            total -= count
+        return tuple(hand)
 
 
 class Playout:
@@ -204,12 +347,12 @@ class Playout:
                 return candidate
         return seat
 
-    def play_out(self, policy: Policy, limit: int = 1000) -> None:
-        """Play to the end with ``policy`` for every seat."""
+    def play_out(self, policies: Sequence[Policy], limit: int = 1000) -> None:
+        """Play to the end, every seat with its policy in ``policies``."""
         for _ in range(limit):
             if self.finished:
                 return
-            self.move(policy(self.seen()))
+            self.move(policies[self.to_act](self.seen()))
         raise RuntimeError("a playout did not end")  # a policy that passes on a lead
 
 
@@ -315,15 +458,20 @@ class ExpertBot:
         totals = [0.0] * len(options)
         racing = list(range(len(options)))
         stages = max(1, (len(options) - 1).bit_length())
-        unseen = _cards_of(unseen_counts(seen))
+        hosting = plays_like_hosting(seen)
+        deal = self._dealer(seen, hosting)
+        policy = _memoized(self.policy)
+        policies = [policy] * len(seen.cards_left)
+        if hosting:
+            policies[1 - seen.seat] = _memoized(hosting_policy)
         for _ in range(stages):
-            worlds = max(1, budget.rollouts // (stages * len(racing)))
+            worlds = max(MIN_WORLDS, budget.rollouts // (stages * len(racing)))
             for _ in range(worlds):
-                hands = self._deal(seen, unseen)
+                hands = deal()
                 for index in racing:
                     playout = Playout(self.config, seen, hands)
                     playout.move(options[index])
-                    playout.play_out(self.policy)
+                    playout.play_out(policies)
                     totals[index] += scorer.points(playout)
                 if deadline is not None and self.clock() >= deadline:
                     return max(racing, key=totals.__getitem__)
@@ -334,22 +482,55 @@ class ExpertBot:
                 break
         return max(racing, key=totals.__getitem__)  # ties: the earlier option
 
-    def _deal(self, seen: Seen, unseen: list[int]) -> list[Counts]:
-        """One determinization: the unseen cards dealt at random to the other seats by their
-        card counts (the rest stay undealt)."""
-        self.rng.shuffle(unseen)
-        hands: list[Counts] = []
-        start = 0
-        for seat, count in enumerate(seen.cards_left):
-            if seat == seen.seat:
-                hands.append(seen.hand)
-                continue
-            hand = [0] * NUM_SLOTS
-            for slot in unseen[start : start + count]:
-                hand[slot] += 1
-            start += count
-            hands.append(tuple(hand))
-        return hands
+    def _dealer(self, seen: Seen, hosting: bool) -> Callable[[], list[Counts]]:
+        """Deals determinizations: with two seats the opponent's hand by
+        :class:`OpponentDealer` (what its passes and follows said weighs in), with four the
+        unseen cards at random to the other seats by their card counts; the rest stay
+        undealt."""
+        unseen = unseen_counts(seen)
+        if len(seen.cards_left) == 2:
+            opponent = 1 - seen.seat
+            dealer = OpponentDealer(unseen, seen.cards_left[opponent], opponent_clues(seen, hosting))
+
+            def deal_two() -> list[Counts]:
+                hands = [seen.hand, seen.hand]
+                hands[opponent] = dealer.deal(self.rng)
+                return hands
+
+            return deal_two
+        cards = _cards_of(unseen)
+
+        def deal_four() -> list[Counts]:
+            self.rng.shuffle(cards)
+            hands: list[Counts] = []
+            start = 0
+            for seat, count in enumerate(seen.cards_left):
+                if seat == seen.seat:
+                    hands.append(seen.hand)
+                    continue
+                hand = [0] * NUM_SLOTS
+                for slot in cards[start : start + count]:
+                    hand[slot] += 1
+                start += count
+                hands.append(tuple(hand))
+            return hands
+
+        return deal_four
+
+
+def _memoized(policy: Policy) -> Policy:
+    """``policy`` remembering its answers (for one decision: the worlds of a search repeat
+    many positions)."""
+    known: dict[Seen, Combo | None] = {}
+
+    def remembered(seen: Seen) -> Combo | None:
+        try:
+            return known[seen]
+        except KeyError:
+            move = known[seen] = policy(seen)
+            return move
+
+    return remembered
 
 
 def _cards_of(counts: Counts) -> list[int]:
