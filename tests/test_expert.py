@@ -11,12 +11,14 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from shuangkou.bots import GreedyBot, RandomBot, Seen, bot_action, make_bot, whole_hand
+from shuangkou.bots import GreedyBot, HostingBot, RandomBot, Seen, bot_action, make_bot, whole_hand
 from shuangkou.cards import DECK, HAND_SIZE, counts_of
 from shuangkou.cli import main
 from shuangkou.combos import InvalidCombination, beats, classify
 from shuangkou.config import RoomConfig, load_config
-from shuangkou.expert import Budget, ExpertBot, Playout, candidates, unseen_counts
+from shuangkou.expert import (
+    Budget, ExpertBot, OpponentDealer, Playout, candidates, opponent_clues, plays_like_hosting, unseen_counts,
+)
 from shuangkou.game import Game, GameError, Pass, Play
 from shuangkou.simulate import play_game, simulate
 
@@ -255,3 +257,52 @@ def test_the_expert_plays_a_four_seat_game_for_its_team() -> None:
     report = simulate(CLASSIC, ("expert", "hosting"), 4, seed=3, expert=Budget(rollouts=12, candidates=4))
     assert report.bot_stats()[0].wins >= 3
 
+
+
+def _plain_beaters(hand: tuple[int, ...], slots: range) -> int:
+    """How many of ``slots`` hold one to three cards of ``hand``."""
+    return sum(1 for slot in slots if 1 <= hand[slot] <= 3)
+
+
+def test_a_pass_tells_the_dealer_what_the_opponent_lacks() -> None:  # R2.3, R2.4
+    """Seat 1 passes on a single 5 holding only 3s, 4s, 2s and a joker: the worlds the
+    expert deals it then hardly ever hold a single 6 to ace, where worlds dealt without
+    the clue nearly always do."""
+    manual = load_config("points", {"auto_pass": False})
+    game = Game.from_hands(manual, ["5 7 7 9 J Q K", "3 3 4 4 2 2 SJ"], leader=0)
+    game.apply(Play.of(0, "5"))
+    game.apply(Pass(1))
+    seen = Seen.of(game, 0)
+    clues = opponent_clues(seen)
+    assert [(clue.slots, clue.need) for clue in clues] == [(range(3, 12), 1)]  # 6..A
+    rng = random.Random(5)
+    told = OpponentDealer(unseen_counts(seen), 7, clues)
+    blind = OpponentDealer(unseen_counts(seen), 7, [])
+    hands = [told.deal(rng) for _ in range(200)]
+    assert all(sum(hand) == 7 for hand in hands)
+    assert sum(_plain_beaters(hand, range(3, 12)) > 0 for hand in hands) < 20
+    assert sum(_plain_beaters(blind.deal(rng), range(3, 12)) > 0 for _ in range(200)) > 180
+
+
+def test_a_follow_tells_that_nothing_weaker_would_do() -> None:
+    """Seat 1 follows a pair of 5s with a pair of queens: it held no plain pair of 6 to J."""
+    game = Game.from_hands(POINTS, ["5 5 8 9", "Q Q 3 4"], leader=0)
+    game.apply(Play.of(0, "5 5"))
+    game.apply(Play.of(1, "Q Q"))
+    assert [(clue.slots, clue.need, clue.later) for clue in opponent_clues(Seen.of(game, 0))] == [
+        (range(3, 9), 2, classify("Q Q").cards)
+    ]
+
+
+def test_hosting_is_recognised_by_its_leads() -> None:  # R11.2
+    """Hosting leads its lowest card; greedy leads combinations: only the first reads as
+    hosting once it has led twice."""
+    for opponent, expected in ((HostingBot(), True), (GreedyBot(), False)):
+        game = Game.deal(POINTS, 11)
+        bots = [GreedyBot(), opponent]
+        looks = []
+        while not game.finished:
+            if game.to_act == 0:
+                looks.append(plays_like_hosting(Seen.of(game, 0)))
+            game.apply(bot_action(game, bots[game.to_act]))
+        assert looks[-1] is expected and looks[0] is False

@@ -44,6 +44,10 @@ DEFAULT_ROLLOUTS = DEFAULT_EXPERT_ROLLOUTS
 _DECK_COUNTS: Counts = counts_of(DECK)
 
 MIN_WORLDS = 1
+GREEDY_BONUS = 0.0
+KEEP_GREEDY = 0
+HOSTING_MODEL = 1
+MOVES_PER_ROLLOUT = 0
 
 Policy = Callable[[Seen], Combo | None]
 """A rollout policy: the move a seat makes in a playout (None: pass)."""
@@ -117,7 +121,7 @@ _SETS = {Kind.SINGLE: 1, Kind.PAIR: 2, Kind.TRIPLE: 3}
 
 ACE_SLOT = TWO_SLOT - 1
 
-DOUBT = 0.02
+DOUBT = 0.001
 """How much likelier the expert finds a world where the opponent's passes and follows were
 plain (a cheap beater passed over) less likely than one where they were: the factor per
 such pass or follow."""
@@ -347,11 +351,11 @@ class Playout:
                 return candidate
         return seat
 
-    def play_out(self, policies: Sequence[Policy], limit: int = 1000) -> None:
-        """Play to the end, every seat with its policy in ``policies``."""
-        for _ in range(limit):
+    def play_out(self, policies: Sequence[Policy], limit: int = 1000) -> int:
+        """Play to the end, every seat with its policy in ``policies``; the moves made."""
+        for made in range(limit):
             if self.finished:
-                return
+                return made
             self.move(policies[self.to_act](self.seen()))
         raise RuntimeError("a playout did not end")  # a policy that passes on a lead
 
@@ -458,25 +462,35 @@ class ExpertBot:
         totals = [0.0] * len(options)
         racing = list(range(len(options)))
         stages = max(1, (len(options) - 1).bit_length())
-        hosting = plays_like_hosting(seen)
+        hosting = bool(HOSTING_MODEL) and plays_like_hosting(seen)
         deal = self._dealer(seen, hosting)
         policy = _memoized(self.policy)
         policies = [policy] * len(seen.cards_left)
         if hosting:
             policies[1 - seen.seat] = _memoized(hosting_policy)
+        plan = _GREEDY.choose(seen)
+        first = options.index(plan) if plan in options else -1
+        bonus = GREEDY_BONUS * scorer.win_points / max(self.win_weight, 1e-9)
         for _ in range(stages):
             worlds = max(MIN_WORLDS, budget.rollouts // (stages * len(racing)))
-            for _ in range(worlds):
+            stage_moves = budget.rollouts * MOVES_PER_ROLLOUT / stages
+            spent = 0
+            world = 0
+            while (world < worlds) if not MOVES_PER_ROLLOUT else (world < MIN_WORLDS or spent < stage_moves):
+                world += 1
                 hands = deal()
                 for index in racing:
                     playout = Playout(self.config, seen, hands)
                     playout.move(options[index])
-                    playout.play_out(policies)
-                    totals[index] += scorer.points(playout)
+                    spent += playout.play_out(policies) + 1
+                    totals[index] += scorer.points(playout) + (bonus if index == first else 0.0)
                 if deadline is not None and self.clock() >= deadline:
                     return max(racing, key=totals.__getitem__)
             racing.sort(key=lambda index: (-totals[index], index))
-            del racing[max(1, len(racing) // 2) :]
+            keep = racing[: max(1, len(racing) // 2)]
+            if KEEP_GREEDY and first in racing and first not in keep:
+                keep.append(first)
+            racing = keep
             racing.sort()
             if len(racing) == 1:
                 break
