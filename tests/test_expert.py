@@ -17,7 +17,14 @@ from shuangkou.cli import main
 from shuangkou.combos import InvalidCombination, beats, classify
 from shuangkou.config import RoomConfig, load_config
 from shuangkou.expert import (
-    Budget, ExpertBot, OpponentDealer, Playout, candidates, opponent_clues, plays_like_hosting, unseen_counts,
+    Budget,
+    ExpertBot,
+    OpponentDealer,
+    Playout,
+    candidates,
+    opponent_clues,
+    plays_like_hosting,
+    unseen_counts,
 )
 from shuangkou.game import Game, GameError, Pass, Play
 from shuangkou.simulate import play_game, simulate
