@@ -144,6 +144,10 @@ PLAIN_MOST = 3
 
 ANY_MOST = 12
 
+CLOSE = 8
+"""A seat holding this many cards or fewer is close to going out: an opponent that
+passes then holds no bomb (the greedy planner's threshold)."""
+
 
 def plays_like_hosting(seen: Seen) -> bool:
     """With two seats, whether the opponent plays as hosting does (R11.2), as far as its
@@ -169,19 +173,21 @@ def plays_like_hosting(seen: Seen) -> bool:
 
 
 def opponent_clues(seen: Seen, hosting: bool = False) -> list[_Clue]:
-    """With two seats, what the opponent's answers to this seat's singles, pairs and
-    triples say: a pass, or a bomb, on X means it held no plain beater of X up to the ace
+    """With two seats, what the opponent's answers to this seat's plays say: a pass, or a
+    bomb, on a single, pair or triple X means it held no plain beater of X up to the ace
     (up to the 2 on an ace) — a player keeps 2s, jokers and bombs for later; a follow of X
     with Y of X's kind means none between X and Y (one follows with its weakest fitting
-    combination). Of an opponent that plays as ``hosting`` (:func:`plays_like_hosting`),
-    any beater, bombs broken or not, and no card below a single it led. Nothing with four
-    seats (partners pass on purpose)."""
+    combination); a pass on anything when this seat was close to going out (at most
+    :data:`CLOSE` cards) means it held no bomb. Of an opponent that plays as ``hosting``
+    (:func:`plays_like_hosting`): any beater, bombs broken or not, no bomb after any pass,
+    and no card below a single it led. Nothing with four seats (partners pass on purpose)."""
     if len(seen.cards_left) != 2:
         return []
     opponent = 1 - seen.seat
     most = ANY_MOST if hosting else PLAIN_MOST
     plays = seen.plays
     later = [0] * NUM_SLOTS
+    mine = sum(seen.hand)  # this seat's cards after the play looked at
     clues: list[_Clue] = []
     for index in range(len(plays) - 1, -1, -1):
         play = plays[index]
@@ -191,19 +197,23 @@ def opponent_clues(seen: Seen, hosting: bool = False) -> list[_Clue]:
             if hosting and play.lead and play.combo.top - 3 < SJ_SLOT:
                 clues.append(_Clue(tuple(later), range(play.combo.top - 3), 1, ANY_MOST))
             continue
+        answer = plays[index + 1] if index + 1 < len(plays) else None
+        passed = answer.seat != opponent if answer is not None else seen.table is None
+        close = mine <= CLOSE
+        mine += play.combo.size
+        if answer is None and not passed:
+            continue  # the opponent has not answered yet
+        if passed and (hosting or close):
+            clues.append(_Clue(tuple(later), range(TWO_SLOT + 1), 4, ANY_MOST))
         need = _SETS.get(play.combo.kind)
         if need is None:
             continue
-        answer = plays[index + 1] if index + 1 < len(plays) else None
         top = play.combo.top - 3
         last = ACE_SLOT if top < ACE_SLOT and not hosting else TWO_SLOT
-        if answer is None:
-            if seen.table is not None:
-                continue  # the opponent has not answered yet
-            slots = range(top + 1, last + 1)  # it passed, and this seat leads again
-        elif answer.seat != opponent or answer.combo.is_bomb:
-            slots = range(top + 1, last + 1)  # it passed, or bombed
+        if passed or (answer is not None and answer.combo.is_bomb):
+            slots = range(top + 1, last + 1)
         else:  # the weakest plain beater it held, when it held one below the jokers
+            assert answer is not None
             slots = range(top + 1, min(answer.combo.top - 3, TWO_SLOT + 1))
         if slots:
             clues.append(_Clue(tuple(later), slots, need, most))
