@@ -471,7 +471,7 @@ class ExpertBot:
         scorer = _Scorer(self.config, seen.seat, self.win_weight)
         totals = [0.0] * len(options)
         racing = list(range(len(options)))
-        stages = max(1, (len(options) - 1).bit_length())
+        stages = max(1, len(options).bit_length() - 1)  # halvings from the options down to one
         hosting = bool(HOSTING_MODEL) and plays_like_hosting(seen)
         deal = self._dealer(seen, hosting)
         policy = _memoized(self.policy)
