@@ -274,14 +274,14 @@ def _plain_beaters(hand: tuple[int, ...], slots: range) -> int:
 def test_a_pass_tells_the_dealer_what_the_opponent_lacks() -> None:  # R2.3, R2.4
     """Seat 1 passes on a single 5 holding only 3s, 4s, 2s and a joker: the worlds the
     expert deals it then hardly ever hold a single 6 to ace, where worlds dealt without
-    the clue nearly always do; seat 0 was close to going out, so seat 1 held no bomb."""
+    the clue nearly always do."""
     manual = load_config("points", {"auto_pass": False})
-    game = Game.from_hands(manual, ["5 7 7 9 J Q K", "3 3 4 4 2 2 SJ"], leader=0)
+    game = Game.from_hands(manual, ["5 7 7 8 8 9 9 J Q K", "3 3 4 4 2 2 SJ"], leader=0)
     game.apply(Play.of(0, "5"))
     game.apply(Pass(1))
     seen = Seen.of(game, 0)
     clues = opponent_clues(seen)
-    assert [(clue.slots, clue.need) for clue in clues] == [(range(13), 4), (range(3, 12), 1)]  # 3..2, 6..A
+    assert [(clue.slots, clue.need) for clue in clues] == [(range(3, 12), 1)]  # 6..A
     rng = random.Random(5)
     told = OpponentDealer(unseen_counts(seen), 7, clues)
     blind = OpponentDealer(unseen_counts(seen), 7, [])
@@ -289,6 +289,17 @@ def test_a_pass_tells_the_dealer_what_the_opponent_lacks() -> None:  # R2.3, R2.
     assert all(sum(hand) == 7 for hand in hands)
     assert sum(_plain_beaters(hand, range(3, 12)) > 0 for hand in hands) < 20
     assert sum(_plain_beaters(blind.deal(rng), range(3, 12)) > 0 for _ in range(200)) > 180
+
+
+def test_a_pass_near_the_end_tells_more() -> None:
+    """With seat 0 down to two cards, seat 1's pass on a single 5 says it held no bomb
+    and no single above the 5 at all, jokers and bombs broken included."""
+    manual = load_config("points", {"auto_pass": False})
+    game = Game.from_hands(manual, ["5 7 9", "3 3 4 4 2 2 SJ"], leader=0)
+    game.apply(Play.of(0, "5"))
+    game.apply(Pass(1))
+    clues = opponent_clues(Seen.of(game, 0))
+    assert [(clue.slots, clue.need, clue.most) for clue in clues] == [(range(13), 4, 12), (range(3, 15), 1, 12)]
 
 
 def test_a_follow_tells_that_nothing_weaker_would_do() -> None:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from .bots import GreedyBot, Seen, hint_moves, whole_hand
 from .cards import DECK, NUM_SLOTS, Counts, counts_of
-from .combos import SJ_SLOT, TWO_SLOT, Combo, Kind
+from .combos import BJ_SLOT, SJ_SLOT, TWO_SLOT, Combo, Kind
 from .config import DEFAULT_EXPERT_ROLLOUTS, RoomConfig
 from .moves import hosting_move, legal_moves
 from .scoring import BombPlay, partner_of, settle_classic, settle_game
@@ -145,8 +145,14 @@ PLAIN_MOST = 3
 ANY_MOST = 12
 
 CLOSE = 8
-"""A seat holding this many cards or fewer is close to going out: an opponent that
-passes then holds no bomb (the greedy planner's threshold)."""
+"""With this many cards or fewer a seat is close to going out: an opponent that passes
+then holds no bomb."""
+
+SPENDING = 6
+"""With this many cards or fewer left to this seat, the opponent spends 2s and jokers."""
+
+DESPERATE = 3
+"""With this many cards or fewer left to this seat, the opponent beats with anything."""
 
 
 def plays_like_hosting(seen: Seen) -> bool:
@@ -173,18 +179,23 @@ def plays_like_hosting(seen: Seen) -> bool:
 
 
 def opponent_clues(seen: Seen, hosting: bool = False) -> list[_Clue]:
-    """With two seats, what the opponent's answers to this seat's plays say: a pass, or a
-    bomb, on a single, pair or triple X means it held no plain beater of X up to the ace
-    (up to the 2 on an ace) — a player keeps 2s, jokers and bombs for later; a follow of X
-    with Y of X's kind means none between X and Y (one follows with its weakest fitting
-    combination); a pass on anything when this seat was close to going out (at most
-    :data:`CLOSE` cards) means it held no bomb. Of an opponent that plays as ``hosting``
-    (:func:`plays_like_hosting`): any beater, bombs broken or not, no bomb after any pass,
-    and no card below a single it led. Nothing with four seats (partners pass on purpose)."""
+    """With two seats, what the opponent's answers to this seat's plays say, read as a
+    sensible player plays (the greedy planner's thresholds):
+
+    - a pass, or a bomb, on a single, pair or triple X: it held no plain beater of X (one
+      to three cards of a rank, breaking no bomb) up to the ace (up to the 2 on an ace) —
+      it keeps 2s, jokers and bombs for later; with this seat at :data:`SPENDING` cards or
+      fewer, none up to the jokers; at :data:`DESPERATE` or fewer, no beater at all;
+    - a pass on anything with this seat at :data:`CLOSE` cards or fewer: it held no bomb;
+    - a follow of X with Y of X's kind: no plain beater between X and Y (one follows with
+      its weakest fitting combination).
+
+    Of an opponent that plays as ``hosting`` (:func:`plays_like_hosting`): no beater at
+    all after a pass, no bomb either, and no card below a single it led. Nothing with four
+    seats (partners pass on purpose)."""
     if len(seen.cards_left) != 2:
         return []
     opponent = 1 - seen.seat
-    most = ANY_MOST if hosting else PLAIN_MOST
     plays = seen.plays
     later = [0] * NUM_SLOTS
     mine = sum(seen.hand)  # this seat's cards after the play looked at
@@ -199,22 +210,25 @@ def opponent_clues(seen: Seen, hosting: bool = False) -> list[_Clue]:
             continue
         answer = plays[index + 1] if index + 1 < len(plays) else None
         passed = answer.seat != opponent if answer is not None else seen.table is None
-        close = mine <= CLOSE
+        left = mine
         mine += play.combo.size
         if answer is None and not passed:
             continue  # the opponent has not answered yet
-        if passed and (hosting or close):
+        anything = hosting or left <= DESPERATE
+        if passed and (anything or left <= CLOSE):
             clues.append(_Clue(tuple(later), range(TWO_SLOT + 1), 4, ANY_MOST))
         need = _SETS.get(play.combo.kind)
         if need is None:
             continue
         top = play.combo.top - 3
-        last = ACE_SLOT if top < ACE_SLOT and not hosting else TWO_SLOT
-        if passed or (answer is not None and answer.combo.is_bomb):
+        if answer is not None and not passed and not answer.combo.is_bomb:  # the weakest it held
+            slots = range(top + 1, answer.combo.top - 3)
+            most = ANY_MOST if hosting else PLAIN_MOST
+        else:
+            jokers = (anything or left <= SPENDING) and need < 3
+            last = BJ_SLOT if jokers else ACE_SLOT if top < ACE_SLOT else TWO_SLOT
             slots = range(top + 1, last + 1)
-        else:  # the weakest plain beater it held, when it held one below the jokers
-            assert answer is not None
-            slots = range(top + 1, min(answer.combo.top - 3, TWO_SLOT + 1))
+            most = ANY_MOST if anything else PLAIN_MOST
         if slots:
             clues.append(_Clue(tuple(later), slots, need, most))
     return clues
