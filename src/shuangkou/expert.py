@@ -7,13 +7,18 @@ are the other hands and, with two seats, the 54 undealt cards (R1.3). To choose 
 1. lists a few candidate moves (:func:`candidates`: the hints' best of each kind, the
    weakest bomb, and the pass);
 2. deals the unseen cards again at random, consistently with the card counts (a
-   *determinization*: one possible world), and plays each candidate in that world to
-   the end with a fast policy for every seat (a *rollout*, on :class:`Playout`, a light
-   model of the turn order that :class:`~shuangkou.game.Game` keeps);
+   *determinization*: one possible world) — with two seats weighted by what the
+   opponent's passes and follows said of its hand (:func:`opponent_clues`,
+   :class:`OpponentDealer`) — and plays each candidate in that world to the end with a
+   fast policy for every seat (a *rollout*, on :class:`Playout`, a light model of the
+   turn order that :class:`~shuangkou.game.Game` keeps; an opponent that plays as
+   hosting is played by hosting, :func:`plays_like_hosting`);
 3. repeats over fresh worlds, the same worlds for every candidate still in the race,
-   dropping the worse half after each stage (successive halving), until its budget of
-   rollouts or time is spent, and plays the candidate with the best mean value: the
-   settlement of its seat (its team's with four seats) plus a bonus for a win.
+   dropping the worse half after each stage (successive halving, the greedy planner's
+   move always kept), until its budget of rollouts or time is spent, and plays the
+   candidate with the best mean value — the settlement of its seat (its team's with four
+   seats) plus a bonus for a win — when it is surely better than the planner's move
+   (by its gain world by world), else the planner's move.
 
 All randomness comes from one seeded :class:`random.Random`: with a budget of rollouts
 (not of time), the same seed and the same view give the same move.
@@ -35,19 +40,21 @@ from .moves import hosting_move, legal_moves
 from .scoring import BombPlay, partner_of, settle_classic, settle_game
 from .scoring import decided_result as _decided
 
-__all__ = ["DEFAULT_ROLLOUTS", "POLICIES", "Budget", "ExpertBot", "Playout", "candidates", "unseen_counts"]
+__all__ = [
+    "DEFAULT_GATE", "DEFAULT_ROLLOUTS", "POLICIES", "Budget", "ExpertBot", "OpponentDealer", "Playout", "candidates",
+    "opponent_clues", "plays_like_hosting", "unseen_counts",
+]
 
 DEFAULT_ROLLOUTS = DEFAULT_EXPERT_ROLLOUTS
 """Rollouts per decision by default: a median of about 55 ms of one core with two seats,
 150 ms with four (docs/simulation.md#the-expert)."""
 
+DEFAULT_GATE = 1.0
+"""How sure the search must be to play another move than the greedy planner's: its mean
+gain over the plan, world by world, must exceed this many standard errors."""
+
 _DECK_COUNTS: Counts = counts_of(DECK)
 
-MIN_WORLDS = 1
-GREEDY_BONUS = 0.0
-KEEP_GREEDY = 0
-HOSTING_MODEL = 1
-MOVES_PER_ROLLOUT = 0
 
 Policy = Callable[[Seen], Combo | None]
 """A rollout policy: the move a seat makes in a playout (None: pass)."""
@@ -375,11 +382,11 @@ class Playout:
                 return candidate
         return seat
 
-    def play_out(self, policies: Sequence[Policy], limit: int = 1000) -> int:
-        """Play to the end, every seat with its policy in ``policies``; the moves made."""
-        for made in range(limit):
+    def play_out(self, policies: Sequence[Policy], limit: int = 1000) -> None:
+        """Play to the end, every seat with its policy in ``policies``."""
+        for _ in range(limit):
             if self.finished:
-                return made
+                return
             self.move(policies[self.to_act](self.seen()))
         raise RuntimeError("a playout did not end")  # a policy that passes on a lead
 
@@ -444,7 +451,8 @@ class ExpertBot:
     ``seed`` seeds its one random source, ``policy`` is the rollout policy by name
     (:data:`POLICIES`), ``win_weight`` the match points a win is worth beyond its
     settlement (the settlement alone swings with bombs; the bonus steadies the search
-    towards winning), ``clock`` reads the time for ``budget.milliseconds``."""
+    towards winning), ``clock`` reads the time for ``budget.milliseconds``, ``gate`` is
+    how sure the search must be to leave the greedy planner's move (:data:`DEFAULT_GATE`)."""
 
     def __init__(
         self,
@@ -454,6 +462,7 @@ class ExpertBot:
         policy: str = "greedy",
         win_weight: float = 10.0,
         clock: Callable[[], float] = time.perf_counter,
+        gate: float = DEFAULT_GATE,
     ) -> None:
         self.config = config
         self.rng = random.Random(seed)
@@ -461,6 +470,7 @@ class ExpertBot:
         self.policy = POLICIES[policy]
         self.win_weight = win_weight
         self.clock = clock
+        self.gate = gate
 
     def choose(self, seen: Seen) -> Combo | None:
         """The move to make for ``seen``'s seat (None: pass)."""
@@ -477,48 +487,46 @@ class ExpertBot:
         return options[self._search(seen, options)]
 
     def _search(self, seen: Seen, options: list[Combo | None]) -> int:
-        """The index of the option with the best mean settlement, by successive halving:
-        every option still in the race is played out in the same fresh worlds; after each
-        stage the worse half drops out, until one stays or the budget is spent."""
+        """The index of the option to play, by successive halving: every option still in
+        the race is played out in the same fresh worlds; after each stage the worse half
+        drops out (the greedy planner's choice, the *plan*, stays), until one is left or
+        the budget is spent. The best mean wins if it beats the plan's by ``gate``
+        standard errors of their differences world by world; else the plan is played."""
         budget = self.budget
         deadline = None if budget.milliseconds is None else self.clock() + budget.milliseconds / 1000
         scorer = _Scorer(self.config, seen.seat, self.win_weight)
         totals = [0.0] * len(options)
+        plan = _GREEDY.choose(seen)
+        first = options.index(plan) if plan in options else 0
+        gains: list[list[float]] = [[] for _ in options]  # world by world, over the plan
         racing = list(range(len(options)))
         stages = max(1, len(options).bit_length() - 1)  # halvings from the options down to one
-        hosting = bool(HOSTING_MODEL) and plays_like_hosting(seen)
+        hosting = plays_like_hosting(seen)
         deal = self._dealer(seen, hosting)
         policy = _memoized(self.policy)
         policies = [policy] * len(seen.cards_left)
         if hosting:
             policies[1 - seen.seat] = _memoized(hosting_policy)
-        plan = _GREEDY.choose(seen)
-        first = options.index(plan) if plan in options else -1
-        bonus = GREEDY_BONUS * scorer.win_points / max(self.win_weight, 1e-9)
         for _ in range(stages):
-            worlds = max(MIN_WORLDS, budget.rollouts // (stages * len(racing)))
-            stage_moves = budget.rollouts * MOVES_PER_ROLLOUT / stages
-            spent = 0
-            world = 0
-            while (world < worlds) if not MOVES_PER_ROLLOUT else (world < MIN_WORLDS or spent < stage_moves):
-                world += 1
+            for _ in range(max(1, budget.rollouts // (stages * len(racing)))):
                 hands = deal()
+                values: dict[int, float] = {}
                 for index in racing:
                     playout = Playout(self.config, seen, hands)
                     playout.move(options[index])
-                    spent += playout.play_out(policies) + 1
-                    totals[index] += scorer.points(playout) + (bonus if index == first else 0.0)
+                    playout.play_out(policies)
+                    values[index] = scorer.points(playout)
+                    totals[index] += values[index]
+                for index, value in values.items():
+                    gains[index].append(value - values[first])
                 if deadline is not None and self.clock() >= deadline:
-                    return max(racing, key=totals.__getitem__)
+                    break
             racing.sort(key=lambda index: (-totals[index], index))
-            keep = racing[: max(1, len(racing) // 2)]
-            if KEEP_GREEDY and first in racing and first not in keep:
-                keep.append(first)
-            racing = keep
-            racing.sort()
-            if len(racing) == 1:
+            racing = sorted({*racing[: max(1, len(racing) // 2)], first})
+            if len(racing) == 1 or (deadline is not None and self.clock() >= deadline):
                 break
-        return max(racing, key=totals.__getitem__)  # ties: the earlier option
+        best = max(racing, key=totals.__getitem__)  # ties: the earlier option
+        return best if _beats(gains[best], self.gate) else first
 
     def _dealer(self, seen: Seen, hosting: bool) -> Callable[[], list[Counts]]:
         """Deals determinizations: with two seats the opponent's hand by
@@ -554,6 +562,16 @@ class ExpertBot:
             return hands
 
         return deal_four
+
+
+def _beats(gains: Sequence[float], gate: float) -> bool:
+    """Whether ``gains`` (an option's values less the plan's, world by world) are above
+    zero by more than ``gate`` standard errors of their mean."""
+    if len(gains) < 2:
+        return False
+    mean = sum(gains) / len(gains)
+    spread = math.sqrt(sum((gain - mean) ** 2 for gain in gains) / (len(gains) - 1))
+    return mean > gate * spread / math.sqrt(len(gains))
 
 
 def _memoized(policy: Policy) -> Policy:
