@@ -255,7 +255,7 @@ def test_the_expert_beats_hosting() -> None:
     """A seeded match of 30 games, seats swapped, on a small budget: the expert wins at least
     two games in three (a bot as strong as hosting would do so about one time in twenty) and
     more points than it loses."""
-    report = simulate(POINTS, ("expert", "hosting"), 30, seed=100, expert=Budget(rollouts=24, candidates=6))
+    report = simulate(POINTS, ("expert", "hosting"), 30, seed=100, expert=Budget(rollouts=16, candidates=6))
     expert = report.bot_stats()[0]
     assert expert.wins >= 20 and expert.mean_delta > 0
 
