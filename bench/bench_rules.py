@@ -2,7 +2,7 @@
 this process).
 
     .venv/bin/python bench/bench_rules.py [--hands 300] [--games 300] [--seed 1]
-                                          [--expert-games 10] [--expert-rollouts 80]
+                                          [--expert-games 10] [--expert-rollouts 60]
 
 Prints each figure beside its target and, for the move generator, its speed against the
 exhaustive reference on small hands measured in the same run (machines here are noisy,

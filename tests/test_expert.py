@@ -324,3 +324,12 @@ def test_hosting_is_recognised_by_its_leads() -> None:  # R11.2
                 looks.append(plays_like_hosting(Seen.of(game, 0)))
             game.apply(bot_action(game, bots[game.to_act]))
         assert looks[-1] is expected and looks[0] is False
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_search_leaves_the_plan_only_when_sure(seed: int) -> None:
+    """With a gate no gain can pass, the expert plays the greedy planner's move."""
+    game = _played_to(POINTS, seed, 2 * seed)
+    seen = Seen.of(game, game.to_act)
+    plan = GreedyBot().choose(seen)
+    assert ExpertBot(POINTS, seed, SMALL, gate=float("inf")).choose(seen) == plan
