@@ -81,7 +81,7 @@ def test_shipped_defaults_of_every_config_item(name: str) -> None:
     assert config.escape_mode == "settle"  # R10.2
     assert config.escape_multiplier == 12  # R10.3
     assert (config.turn_seconds, config.max_timeouts, config.ready_seconds) == (20, 3, 30)  # R11.3, R11.4
-    assert (config.bot_level, config.expert_rollouts) == ("normal", 80)  # the greedy planner, as before the key
+    assert (config.bot_level, config.expert_rollouts) == ("normal", 60)  # the greedy planner, as before the key
 
 
 def test_r7_1_result_thresholds_and_multipliers(points: RoomConfig, wealth: RoomConfig) -> None:

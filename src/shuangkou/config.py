@@ -122,7 +122,7 @@ MAX_CARDS_LEFT = HAND_SIZE
 
 SMALLEST_BOMB_PHASE = 4  # R4.1
 
-DEFAULT_EXPERT_ROLLOUTS = 80
+DEFAULT_EXPERT_ROLLOUTS = 60
 """Rollouts per move of an expert bot by default (``expert_rollouts``; :mod:`shuangkou.expert`)."""
 
 MAX_EXPERT_ROLLOUTS = 1000

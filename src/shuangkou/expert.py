@@ -46,8 +46,8 @@ __all__ = [
 ]
 
 DEFAULT_ROLLOUTS = DEFAULT_EXPERT_ROLLOUTS
-"""Rollouts per decision by default: a median of about 55 ms of one core with two seats,
-150 ms with four (docs/simulation.md#the-expert)."""
+"""Rollouts per decision by default: a median of about 50 ms of one core with two seats
+(p95 125 ms), 195 ms with four (docs/simulation.md#the-expert)."""
 
 DEFAULT_GATE = 1.0
 """How sure the search must be to play another move than the greedy planner's: its mean
