@@ -126,7 +126,7 @@ DEFAULT_EXPERT_ROLLOUTS = 60
 """Rollouts per move of an expert bot by default (``expert_rollouts``; :mod:`shuangkou.expert`)."""
 
 MAX_EXPERT_ROLLOUTS = 1000
-"""The most rollouts an expert bot of a room may spend on one move (about 0.7 s of one
+"""The most rollouts an expert bot of a room may spend on one move (about 0.8 s of one
 core with two seats, 2 s with four: docs/simulation.md#the-expert)."""
 
 TABLES: dict[str, tuple[str, ...]] = {
