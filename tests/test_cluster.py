@@ -374,7 +374,8 @@ def test_sigterm_hands_a_game_that_goes_on_over_to_another_node(
         before = pair[0].table
         assert before is not None
         wait_for(lambda: _players(b) == 2, 5, "b to see a's players")
-        assert a.terminate() in (0, -15)  # after 1 s, the game still running is handed over
+        # After 1 s the game still running is handed over; the exit may take long on a loaded machine.
+        assert a.terminate(timeout=40) in (0, -15)
         # The players follow the redirect a sent them, and wait at b until it has the table.
         for client in pair:
             await client.until(lambda table: table["seq"] > before["seq"] and table["phase"] == "playing", timeout=30)
