@@ -183,8 +183,9 @@ def main() -> None:
     for room, targets in (("points", True), ("classic", False)):
         whole_games(load_config(room), args.games, targets)
     print(f"\nlead moves with two jokers: {lead_two / 500:.2f} of the 0.5 ms target")
-    for room in ("points", "classic"):
-        expert_decisions(load_config(room), args.expert_games, args.expert_rollouts)
+    if args.expert_games > 0:  # --expert-games 0 leaves the expert out
+        for room in ("points", "classic"):
+            expert_decisions(load_config(room), args.expert_games, args.expert_rollouts)
 
 
 if __name__ == "__main__":
