@@ -226,8 +226,8 @@ class Lobby:
                 key=lambda t: t.free_seats,
                 default=None,
             )
-            forward = self.cluster is not None and not redirected
-            elsewhere = self.cluster.waiting_elsewhere(room.name) if forward and self.cluster is not None else None
+            forward = None if redirected else self.cluster  # a redirected join is seated here
+            elsewhere = forward.waiting_elsewhere(room.name) if forward is not None else None
             if elsewhere is not None and (waiting is None or elsewhere[0] < waiting.free_seats):
                 raise Redirect(elsewhere[1], elsewhere[2], room.name)  # players wait on another node: join them there
             if waiting is not None:
@@ -235,7 +235,7 @@ class Lobby:
                     return await self._sit(waiting, account, connection)
                 except LobbyError:  # its player left (and the table closed) meanwhile
                     pass
-            if forward and self.cluster is not None and (url := self.cluster.placement(len(self.tables))):
+            if forward is not None and (url := forward.placement(len(self.tables))):
                 raise Redirect(url, room=room.name)  # the new table opens on the least-loaded node
             return await self._sit(await self._new_table(room), account, connection)
 
