@@ -27,7 +27,7 @@ from websockets.asyncio.client import ClientConnection
 
 from ..errors import Refusal, is_error_code
 
-__all__ = ["Client", "ClientError"]
+__all__ = ["Client", "ClientError", "join_after"]
 
 
 _MAX_REDIRECTS = 3
@@ -45,6 +45,14 @@ class ClientError(Refusal, RuntimeError):
         code = message.get("code", "")
         text = str(message.get("message", ""))
         return cls(code, text) if is_error_code(code) else cls("bad_message", f"{code}: {text}")
+
+
+def join_after(redirect: dict[str, Any]) -> dict[str, Any] | None:
+    """The ``join`` to send on the node a quick match's ``redirect`` names: its table and/or
+    room, marked ``redirected`` (seated there, never sent on); None for a redirect that names
+    neither (to the player's own table, or from a draining node), which needs no join."""
+    join: dict[str, Any] = {key: redirect[key] for key in ("table", "room") if key in redirect}
+    return {"type": "join", **join, "redirected": True} if join else None
 
 
 class Client:
@@ -124,11 +132,10 @@ class Client:
                 await self.socket.close()
                 self.base_url = str(message["url"]).rstrip("/")
                 self.inbox.append(await self.connect())
-                join: dict[str, Any] = {key: message[key] for key in ("table", "room") if key in message}
                 if "watch" in message:
                     await self.watch(message["watch"])
-                elif join:  # (a redirect naming neither: the player's table, or a drain, sends it on)
-                    await self.send({"type": "join", **join, "redirected": True})
+                elif (join := join_after(message)) is not None:
+                    await self.send(join)
             return message
 
     async def _receive(self, timeout: float) -> dict[str, Any]:

@@ -63,6 +63,7 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 
 from ..config import SHIPPED_NAMES
+from .client import join_after
 from .process import ServerProcess
 
 __all__ = ["LoadReport", "LoadSettings", "main", "run_load", "sweep"]
@@ -355,9 +356,8 @@ class _Bot:
             except Exception:
                 self.run.error("redirect_failed")
                 return
-            join: dict[str, Any] = {key: redirect[key] for key in ("table", "room") if key in redirect}
-            if join:  # (a redirect naming neither sends the bot where its table runs, or from a draining node)
-                await self.send({"type": "join", **join, "redirected": True})  # seated there, not sent on
+            if (join := join_after(redirect)) is not None:
+                await self.send(join)
 
     async def read_socket(self) -> dict[str, Any] | None:
         """Handle the messages of the current socket until it closes (None) or redirects."""
