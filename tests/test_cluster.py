@@ -222,6 +222,9 @@ def test_the_load_test_drives_two_nodes(database_url: str, redis_url: str) -> No
     assert report.nodes == 2 and len(report.server.split(", ")) == 2
     assert report.connected == report.connections == 8
     assert report.errors == {} and report.actions > 0
+    split = report.cpu_split
+    assert split["node 1"]["percent"] > 0 and split["node 2"]["percent"] > 0 and split["postgresql"]["percent"] > 0
+    assert report.server_cpu_percent == round(split["node 1"]["percent"] + split["node 2"]["percent"], 1)
 
 
 def _players(server: ServerProcess, room: str = "points", what: str = "players") -> int:

@@ -55,7 +55,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, NamedTuple, TypedDict
 from urllib.parse import urlsplit
 
 import orjson
@@ -66,7 +66,9 @@ from ..config import SHIPPED_NAMES
 from .client import join_after
 from .process import ServerProcess
 
-__all__ = ["LoadReport", "LoadSettings", "main", "run_load", "sweep"]
+__all__ = [
+    "CpuShare", "CpuSnapshot", "LoadReport", "LoadSettings", "ProcessCpu", "cpu_split", "main", "run_load", "sweep",
+]
 
 
 @dataclass
@@ -91,6 +93,13 @@ class LoadSettings:
     redis_url: str = "redis://127.0.0.1:6379/0"  # the cluster's Redis, with nodes > 1
     expert_tables: int = 0  # tables of one load bot against expert bots, seated for a second window
     expert_room: str = "expert"  # their room (bot_level = "expert"); added to the server the run starts
+
+
+class CpuShare(TypedDict):
+    """What one group of processes used of the machine's CPU in a window."""
+
+    percent: float  # of one core
+    ms_per_action: float | None  # None without actions
 
 
 @dataclass
@@ -120,6 +129,7 @@ class LoadReport:
     target_p99_ms: float
     nodes: int = 1
     redirects: int = 0  # quick-match joins sent on to another node
+    cpu_split: dict[str, CpuShare] = field(default_factory=dict)  # see :func:`cpu_split`
     expert_tables: int = 0  # tables against expert bots playing in this window besides ``tables``
     expert_latency_ms: dict[str, float] = field(default_factory=dict)  # the load bots' actions at those tables
     expert_turn_ms: dict[str, float] = field(default_factory=dict)  # an expert's turn: bot_delay plus its search
@@ -179,11 +189,18 @@ class LoadReport:
             f"errors: {errors}",
             f"server memory (resident): {self.server_memory_mb[0]} MB at the start of the window, "
             f"{self.server_memory_mb[1]} MB at its end",
-            f"CPU: server {cpu} of one core ({self.server_cpu_ms_per_action} ms per action), load generator "
-            f"{self.loadgen_cpu_percent:.0f}%; the machine's {os.cpu_count()} cores were {self.machine_cpu_percent}% "
-            f"busy (load average {self.load_average})",
+            f"CPU: server {cpu} of one core ({self.server_cpu_ms_per_action} ms per action); the machine's "
+            f"{os.cpu_count()} cores were {self.machine_cpu_percent}% busy (load average {self.load_average})",
+            "CPU by process, % of one core (ms per action): " + ", ".join(
+                f"{group} {_share(share)}" for group, share in self.cpu_split.items()
+            ),
             f"p99 under {self.target_p99_ms:.0f} ms with no error: {'yes' if self.held else 'NO'}",
         ])
+
+
+def _share(share: CpuShare) -> str:
+    """``12 % (0.48 ms)``: a share of the CPU split."""
+    return f"{share['percent']:.0f} % ({share['ms_per_action']} ms)"
 
 
 def _ratio(after: float | None, before: float | None) -> str:
@@ -516,13 +533,97 @@ def _resident_mb(pid: int) -> float | None:
     return None
 
 
-def _cpu_seconds(pid: int) -> float | None:
-    """User plus system CPU seconds of a process, from /proc (None where unreadable)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+class ProcessCpu(NamedTuple):
+    """A process as ``/proc/PID/stat`` shows it."""
+
+    name: str
+    parent: int
+    started: int  # clock ticks after boot: tells a process from an earlier one of the same pid
+    seconds: float  # CPU used so far, user and system
+
+
+@dataclass(frozen=True)
+class CpuSnapshot:
+    """The CPU seconds used so far by each process (by pid) and by the whole machine (all
+    cores, interrupts included), from ``/proc``."""
+
+    processes: dict[int, ProcessCpu]
+    machine: float
+
+    @classmethod
+    def read(cls) -> CpuSnapshot:
+        """The machine's figures now (processes that end while being read are left out)."""
+        ticks = os.sysconf("SC_CLK_TCK")
+        processes = {}
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                text = (entry / "stat").read_text()
+            except OSError:
+                continue
+            name = text[text.index("(") + 1:text.rindex(")")]
+            fields = text[text.rindex(")") + 2:].split()
+            processes[int(entry.name)] = ProcessCpu(
+                name, int(fields[1]), int(fields[19]), (int(fields[11]) + int(fields[12])) / ticks
+            )
+        machine = [float(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+        busy = sum(machine) - machine[3] - machine[4]  # all but idle and iowait
+        return cls(processes, busy / ticks)
+
+
+KERNEL_THREADS: Final = 2
+"""The pid of ``kthreadd``, the parent of the kernel's threads (workers, interrupt threads)."""
+
+
+def cpu_split(
+    start: CpuSnapshot, end: CpuSnapshot, seconds: float, actions: int, nodes: Sequence[int], generator: int
+) -> dict[str, CpuShare]:
+    """Where the machine's CPU went between two snapshots ``seconds`` apart: each server
+    (``nodes``, with its child processes; named ``server`` when alone, else ``node 1``…),
+    PostgreSQL's processes, Redis, the load generator (``generator``), the kernel's threads,
+    and the rest (the machine's busy time not counted above: other programs, interrupts,
+    processes that ended in between), each as ``percent`` of one core and ``ms_per_action``.
+    A process born in between counts whole; the rest is never below zero (whole clock ticks).
+
+    >>> a = CpuSnapshot({7: ProcessCpu("python", 1, 50, 1.0)}, 10.0)
+    >>> b = CpuSnapshot({7: ProcessCpu("python", 1, 50, 1.5), 9: ProcessCpu("postgres", 1, 90, 0.25)}, 11.0)
+    >>> split = cpu_split(a, b, 2.0, 100, nodes=[7], generator=8)
+    >>> split["server"], split["postgresql"]["percent"], split["rest"]["ms_per_action"]
+    ({'percent': 25.0, 'ms_per_action': 5.0}, 12.5, 2.5)
+    """
+    owners = {pid: f"node {number}" if len(nodes) > 1 else "server" for number, pid in enumerate(nodes, 1)}
+    used = dict.fromkeys([*owners.values(), "postgresql", "redis", "load generator", "kernel threads"], 0.0)
+    owners[generator] = "load generator"
+    for pid, process in end.processes.items():
+        before = start.processes.get(pid)
+        spent = process.seconds - (before.seconds if before is not None and before.started == process.started else 0)
+        group = _owner(pid, end.processes, owners)
+        if group is None:
+            if process.name == "postgres":
+                group = "postgresql"
+            elif process.name.startswith("redis-server"):
+                group = "redis"
+            elif KERNEL_THREADS in (pid, process.parent):
+                group = "kernel threads"
+        if group is not None:
+            used[group] += spent
+    used["rest"] = max(0.0, end.machine - start.machine - sum(used.values()))
+    return {
+        group: {
+            "percent": round(100 * spent / seconds, 1),
+            "ms_per_action": round(1000 * spent / actions, 3) if actions else None,
+        }
+        for group, spent in used.items()
+    }
+
+
+def _owner(pid: int, processes: dict[int, ProcessCpu], owners: dict[int, str]) -> str | None:
+    """The group of ``owners`` that ``pid`` or one of its ancestors belongs to."""
+    seen = 0
+    while pid not in owners and pid in processes and seen < 64:
+        pid, seen = processes[pid].parent, seen + 1
+    return owners.get(pid)
 
 
 def _bucket_quantiles(
@@ -539,16 +640,6 @@ def _bucket_quantiles(
         if bound is not None:
             result[label] = bound * 1000 if bound != math.inf else math.inf
     return result
-
-
-def _machine_cpu() -> tuple[float, float]:
-    """(busy, total) CPU time of the whole machine so far, from /proc/stat (zeros where unreadable)."""
-    try:
-        fields = [float(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    except (OSError, ValueError):
-        return 0.0, 0.0
-    idle = fields[3] + (fields[4] if len(fields) > 4 else 0.0)
-    return sum(fields) - idle, sum(fields)
 
 
 def _check_loopback(url: str) -> None:
@@ -644,20 +735,16 @@ async def _measure(
     buckets = await run.histograms()
     run.window_start = time.perf_counter()
     run.measuring = True
-    server_cpu = _total_cpu_seconds(server_pids)
+    cpu_start = CpuSnapshot.read()
     memory_start = _resident_mb(server_pids[0]) if server_pids else None
-    own_cpu = time.process_time()
-    machine = _machine_cpu()
     window_start = time.perf_counter()
     await asyncio.sleep(settings.duration)
     run.measuring = False
     seconds = time.perf_counter() - window_start
-    server_cpu_end = _total_cpu_seconds(server_pids)
+    cpu_end = CpuSnapshot.read()
     memory_end = _resident_mb(server_pids[0]) if server_pids else None
-    own_cpu = time.process_time() - own_cpu
-    machine_end = _machine_cpu()
-    machine_total = machine_end[1] - machine[1]
-    machine_percent = round(100 * (machine_end[0] - machine[0]) / machine_total, 1) if machine_total else None
+    split = cpu_split(cpu_start, cpu_end, seconds, run.actions, server_pids, os.getpid())
+    machine_percent = round(100 * (cpu_end.machine - cpu_start.machine) / seconds / (os.cpu_count() or 1), 1)
     buckets_end = await run.histograms()
     server_side = {
         "message_handling_ms": _bucket_quantiles(buckets, buckets_end, "shuangkou_action_seconds"),
@@ -668,9 +755,10 @@ async def _measure(
     }
     errors = dict(run.errors + setup_errors)
     server_percent = server_ms = None
-    if server_cpu is not None and server_cpu_end is not None:
-        server_percent = round(100 * (server_cpu_end - server_cpu) / seconds, 1)
-        server_ms = round(1000 * (server_cpu_end - server_cpu) / run.actions, 3) if run.actions else None
+    if server_pids and all(pid in cpu_end.processes for pid in server_pids):
+        servers = [split[group] for group in split if group == "server" or group.startswith("node ")]
+        server_percent = round(sum(share["percent"] for share in servers), 1)
+        server_ms = round(sum(share["ms_per_action"] or 0.0 for share in servers), 3) if run.actions else None
     return LoadReport(
         tables=settings.tables,
         connections=run.seats * settings.tables,
@@ -687,7 +775,7 @@ async def _measure(
         server_cpu_ms_per_action=server_ms,
         server_memory_mb=(memory_start, memory_end),
         server_histograms=server_side,
-        loadgen_cpu_percent=round(100 * own_cpu / seconds, 1),
+        loadgen_cpu_percent=split["load generator"]["percent"],
         machine_cpu_percent=machine_percent,
         load_average=round(os.getloadavg()[0], 2),
         setup_seconds=round(setup, 2),
@@ -695,13 +783,8 @@ async def _measure(
         target_p99_ms=settings.target_p99_ms,
         nodes=len(run.node_urls),
         redirects=run.redirects,
+        cpu_split=split,
     )
-
-
-def _total_cpu_seconds(pids: Sequence[int]) -> float | None:
-    """The CPU time of every server process together (None when one is unreadable)."""
-    times = [_cpu_seconds(pid) for pid in pids]
-    return None if not times or None in times else sum(t for t in times if t is not None)
 
 
 def _event_loop_runner() -> Any:
@@ -828,7 +911,8 @@ def sweep(
 
 
 def comparison_text(outcome: dict[str, Any]) -> str:
-    """The baseline's and this copy's figures side by side, per table count (a sweep with ``baseline``)."""
+    """The baseline's and this copy's figures side by side, per table count (a sweep with
+    ``baseline`` or ``compare_nodes``), then where the machine's CPU went in each run."""
     lines = [
         "| tables | server CPU per action: baseline / this (ratio) | p99 ms: baseline / this "
         "| actions/s: baseline / this |",
@@ -842,6 +926,23 @@ def comparison_text(outcome: dict[str, Any]) -> str:
             f"| {before['latency_ms'].get('p99')} / {after['latency_ms'].get('p99')} "
             f"| {before['actions_per_second']} / {after['actions_per_second']} |"
         )
+    return "\n".join(lines) + "\n\n" + cpu_split_text(
+        [run for pair in zip(outcome["baseline_runs"], outcome["runs"], strict=True) for run in pair]
+    )
+
+
+def cpu_split_text(runs: Sequence[dict[str, Any]]) -> str:
+    """Where the machine's CPU went in each run (reports in JSON form), as a table: % of one
+    core (ms per action)."""
+    groups = list(dict.fromkeys(group for run in runs for group in run["cpu_split"]))
+    lines = [
+        "| tables | nodes | actions/s | " + " | ".join(groups) + " |",
+        "|---|---|---|" + "---|" * len(groups),
+    ]
+    for run in runs:
+        split = run["cpu_split"]
+        cells = [_share(split[group]) if group in split else "" for group in groups]
+        lines.append(f"| {run['tables']} | {run['nodes']} | {run['actions_per_second']} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
