@@ -172,6 +172,8 @@ class LoadReport:
         handling = self.server_histograms.get("message_handling_ms", {})
         lag = self.server_histograms.get("event_loop_lag_ms", {})
         full_gc = self.server_histograms.get("full_gc_ms", {})
+        database = self.server_histograms.get("database_ms", {})
+        batch = self.server_histograms.get("action_batch", {})
         cpu = "n/a" if self.server_cpu_percent is None else f"{self.server_cpu_percent:.0f}%"
         errors = ", ".join(f"{code} {n}" for code, n in sorted(self.errors.items())) or "none"
         return "\n".join([
@@ -183,9 +185,12 @@ class LoadReport:
             f"action latency ms: p50 {lat.get('p50', 0):.1f}  p95 {lat.get('p95', 0):.1f}  "
             f"p99 {lat.get('p99', 0):.1f}  max {lat.get('max', 0):.1f}",
             f"hint round trip ms: p50 {hint.get('p50', 0):.1f}  p99 {hint.get('p99', 0):.1f}",
-            f"server side (bucket bounds, ms): message handling p50 <= {handling.get('p50')}, p99 <= "
+            f"server side{' (the first node)' if self.nodes > 1 else ''} (bucket bounds, ms): "
+            f"message handling p50 <= {handling.get('p50')}, p99 <= "
             f"{handling.get('p99')}; event-loop lag p50 <= {lag.get('p50')}, p99 <= {lag.get('p99')}; "
-            f"full collections {full_gc.get('count', 0):.0f}, longest <= {full_gc.get('max')}",
+            f"full collections {full_gc.get('count', 0):.0f}, longest <= {full_gc.get('max')}; "
+            f"{database.get('count', 0):.0f} database calls, p99 <= {database.get('p99')}; "
+            f"{batch.get('count', 0):.0f} group commits, p50 <= {batch.get('p50')} actions",
             f"errors: {errors}",
             f"server memory (resident): {self.server_memory_mb[0]} MB at the start of the window, "
             f"{self.server_memory_mb[1]} MB at its end",
@@ -627,10 +632,10 @@ def _owner(pid: int, processes: dict[int, ProcessCpu], owners: dict[int, str]) -
 
 
 def _bucket_quantiles(
-    before: dict[str, dict[float, float]], after: dict[str, dict[float, float]], name: str
+    before: dict[str, dict[float, float]], after: dict[str, dict[float, float]], name: str, scale: float = 1000
 ) -> dict[str, float]:
     """p50, p99 and max of a server histogram over the window, as the upper bounds of their
-    buckets (ms), and the number of observations."""
+    buckets (times ``scale``: seconds as ms by default), and the number of observations."""
     start, end = before.get(name, {}), after.get(name, {})
     counts = sorted((bound, end[bound] - start.get(bound, 0.0)) for bound in end)
     total = counts[-1][1] if counts else 0.0
@@ -638,7 +643,7 @@ def _bucket_quantiles(
     for label, q in (("p50", 0.5), ("p99", 0.99), ("max", 1.0)):
         bound = next((b for b, n in counts if total and n >= q * total), None)
         if bound is not None:
-            result[label] = bound * 1000 if bound != math.inf else math.inf
+            result[label] = bound * scale if bound != math.inf else math.inf
     return result
 
 
@@ -752,6 +757,7 @@ async def _measure(
         "database_ms": _bucket_quantiles(buckets, buckets_end, "shuangkou_database_seconds"),
         "full_gc_ms": _bucket_quantiles(buckets, buckets_end, 'shuangkou_gc_pause_seconds{generation="2"}'),
         "expert_search_ms": _bucket_quantiles(buckets, buckets_end, "shuangkou_expert_search_seconds"),
+        "action_batch": _bucket_quantiles(buckets, buckets_end, "shuangkou_action_batch_size", scale=1),
     }
     errors = dict(run.errors + setup_errors)
     server_percent = server_ms = None
