@@ -337,6 +337,7 @@ class _Bot:
         self.busy = False  # a think-and-act step is running: never two at once
         self.asked_in_window = False  # the last move was chosen inside the measured window
         self.readied: str | None = None  # the game id (or "-") this bot has sent ready after
+        self.thinking: asyncio.TimerHandle | None = None  # the think time before a planned step
         self.tasks: set[asyncio.Task[None]] = set()
         self.reader: asyncio.Task[None] | None = None
 
@@ -364,7 +365,7 @@ class _Bot:
     async def send(self, message: dict[str, Any]) -> None:
         if self.socket is not None and not self.run.stopping:
             with contextlib.suppress(websockets.ConnectionClosed):
-                await self.socket.send(orjson.dumps(message).decode())
+                await self.socket.send(orjson.dumps(message), text=True)  # UTF-8 already: sent as is
 
     async def read(self) -> None:
         """Read until the connection ends; follow a quick match's ``redirect`` to the node
@@ -386,8 +387,8 @@ class _Bot:
         assert self.socket is not None
         run = self.run
         try:
-            async for raw in self.socket:
-                message = orjson.loads(raw)
+            while True:
+                message = orjson.loads(await self.socket.recv(decode=False))  # parsed from the bytes received
                 kind = message["type"]
                 if kind == "state":
                     self.on_state(message["table"])
@@ -406,6 +407,8 @@ class _Bot:
                 elif kind == "redirect" and ("table" in message or "room" in message) and not run.stopping:
                     redirect: dict[str, Any] = message
                     return redirect
+        except websockets.ConnectionClosedOK:
+            pass
         except websockets.ConnectionClosed:
             if not run.stopping:
                 run.error("connection_lost")
@@ -455,8 +458,15 @@ class _Bot:
             self.expert_turn = (actions, now)
 
     def plan(self, seq: int, step: Any) -> None:
+        """Take ``step`` for state ``seq`` after a think time (uniform in [0.5, 1.5] x think)."""
         self.scheduled = seq
         self.busy = True
+        delay = self.run.settings.think * self.rng.uniform(0.5, 1.5)
+        self.thinking = asyncio.get_running_loop().call_later(delay, self.start, seq, step)
+
+    def start(self, seq: int, step: Any) -> None:
+        """The think time is over: take the step (a task, for it sends)."""
+        self.thinking = None
         task = asyncio.get_running_loop().create_task(step(seq))
         self.tasks.add(task)
         task.add_done_callback(self.done)
@@ -467,18 +477,13 @@ class _Bot:
         if self.table is not None and not self.run.stopping:
             self.on_state(self.table)  # the state may have moved on meanwhile
 
-    async def think(self) -> None:
-        await asyncio.sleep(self.run.settings.think * self.rng.uniform(0.5, 1.5))
-
     async def ready(self, seq: int) -> None:
-        await self.think()
         if self.table is not None and self.table["seq"] == seq:
             self.readied = self.table["game_id"] or "-"
             await self.send({"type": "ready"})
 
     async def act(self, seq: int) -> None:
         run = self.run
-        await self.think()
         if self.table is None or self.table["seq"] != seq or run.stopping:
             return
         if self.pushed is not None and self.pushed["seq"] == seq:  # pushed after the state, as the browser reads them
@@ -518,6 +523,8 @@ class _Bot:
         return moves
 
     async def close(self) -> None:
+        if self.thinking is not None:
+            self.thinking.cancel()
         for task in list(self.tasks):
             task.cancel()
         if self.socket is not None:
