@@ -51,7 +51,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from importlib import resources
 from pathlib import Path
@@ -819,7 +819,7 @@ def run_load(settings: LoadSettings) -> LoadReport:
         pids = [settings.server_pid] if settings.server_pid else []
         report: LoadReport = runner(_drive(settings, settings.url, pids))
         return report
-    with tempfile.TemporaryDirectory(prefix="shuangkou-load-") as directory:
+    with tempfile.TemporaryDirectory(prefix="shuangkou-load-") as directory, _fresh_schema(settings) as settings:
         servers = _servers(settings, Path(directory))
         try:
             for server in servers:
@@ -851,10 +851,37 @@ def _forget_cluster(redis_url: str, server_args: list[str]) -> None:
         client.close()
 
 
+@contextlib.contextmanager
+def _fresh_schema(settings: LoadSettings) -> Iterator[LoadSettings]:
+    """On PostgreSQL, the settings with a new, empty schema of ``database_url`` for this run
+    (its search path), dropped afterwards: every run starts from an empty database, as on
+    SQLite, and leaves no games, rows or dead tuples to the next one."""
+    if not (settings.database_url or "").startswith("postgresql"):
+        yield settings
+        return
+    from sqlalchemy import create_engine, make_url
+
+    url = make_url(settings.database_url or "")
+    schema = f"load_{os.getpid()}_{time.monotonic_ns() % 10**9}"
+    options = f"{url.query.get('options', '')} -csearch_path={schema}".strip()
+    engine = create_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as connection:
+            connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+        try:
+            fresh = url.update_query_dict({"options": options}).render_as_string(hide_password=False)
+            yield replace(settings, database_url=fresh)
+        finally:
+            with engine.connect() as connection:
+                connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
+    finally:
+        engine.dispose()
+
+
 def _servers(settings: LoadSettings, directory: Path) -> list[ServerProcess]:
-    """The server of a run, or with ``settings.nodes`` > 1 the nodes of a fresh cluster (its
-    database emptied of earlier runs' games first, so none is taken over). With expert
-    tables, the servers read the shipped rooms and the expert room from a rooms directory."""
+    """The server of a run, or with ``settings.nodes`` > 1 the nodes of a fresh cluster (node
+    ids and a cluster name of this run only). With expert tables, the servers read the
+    shipped rooms and the expert room from a rooms directory."""
     server_args = settings.server_args
     if settings.expert_tables:
         server_args = [*server_args, "--rooms", str(_rooms_with_experts(settings.expert_room, directory / "rooms"))]
