@@ -975,6 +975,7 @@ def cpu_split_text(runs: Sequence[dict[str, Any]]) -> str:
     """Where the machine's CPU went in each run (reports in JSON form), as a table: % of one
     core (ms per action)."""
     groups = list(dict.fromkeys(group for run in runs for group in run["cpu_split"]))
+    groups.sort(key=lambda group: not (group == "server" or group.startswith("node ")))  # the servers first
     lines = [
         "| tables | nodes | actions/s | " + " | ".join(groups) + " |",
         "|---|---|---|" + "---|" * len(groups),
