@@ -14,11 +14,13 @@ The test measures, over a window after a warm-up:
   (p50, p95, p99, max), and the ``hint`` round trip where hints are asked;
 - actions per second, games finished, errors by code (error messages, unexpected closes,
   timeouts);
-- CPU of the server process (from ``/proc``) and of the load generator itself.
+- where the machine's CPU went (from ``/proc``): the server (each node), PostgreSQL,
+  Redis, the load generator itself, the kernel's threads and the rest, per action too.
 
-It starts its own server (``shuangkou serve`` as a child process on a fresh data directory)
-unless given ``--url``, which must be a loopback address. ``--sweep`` runs several table
-counts, each on a fresh server, and reports the largest that held the latency target.
+It starts its own server (``shuangkou serve`` as a child process on a fresh data directory,
+on PostgreSQL in a new schema of the database) unless given ``--url``, which must be a
+loopback address. ``--sweep`` runs several table counts, each on a fresh server, and
+reports the largest that held the latency target.
 ``--expert-tables N`` measures what expert bots (rooms with ``bot_level = "expert"``) cost
 the other tables: after the window above, N more tables sit down, each one load bot against
 the server's expert bots (in room ``--expert-room``, which the run adds to the server it
