@@ -27,6 +27,7 @@ import redis
 from pg import PG_URL_VARIABLE, pg_admin_url, throwaway_database
 from server_players import close_all, finish_by_hosting, play_turns, seat_pair
 from server_processes import ROOM, check_ledger, replay_matches, run, server_process, write_rooms
+from sqlalchemy import create_engine
 
 from shuangkou.server.client import Client
 from shuangkou.server.loadtest import LoadSettings, run_load
@@ -222,6 +223,19 @@ def test_the_load_test_drives_two_nodes(database_url: str, redis_url: str) -> No
     assert report.nodes == 2 and len(report.server.split(", ")) == 2
     assert report.connected == report.connections == 8
     assert report.errors == {} and report.actions > 0
+    split = report.cpu_split
+    assert split["node 1"]["percent"] > 0 and split["node 2"]["percent"] > 0 and split["postgresql"]["percent"] > 0
+    assert report.server_cpu_percent == round(split["node 1"]["percent"] + split["node 2"]["percent"], 1)
+    # The run played in a schema of its own, dropped afterwards: the database is as it was.
+    engine = create_engine(database_url)
+    try:
+        with engine.connect() as connection:
+            names = connection.exec_driver_sql("SELECT nspname FROM pg_namespace WHERE nspname NOT LIKE 'pg_%%'")
+            assert sorted(name for (name,) in names) == ["information_schema", "public"]
+            tables = connection.exec_driver_sql("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")
+            assert tables.scalar() == 0
+    finally:
+        engine.dispose()
 
 
 def _players(server: ServerProcess, room: str = "points", what: str = "players") -> int:

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import pytest
 
 from shuangkou.cli import main
-from shuangkou.server.loadtest import LoadSettings, comparison_text, run_load, sweep
+from shuangkou.server.loadtest import (
+    CpuSnapshot,
+    LoadSettings,
+    ProcessCpu,
+    comparison_text,
+    cpu_split,
+    run_load,
+    sweep,
+)
 
 
 def test_a_tiny_load_run_plays_without_errors() -> None:
@@ -21,6 +30,13 @@ def test_a_tiny_load_run_plays_without_errors() -> None:
     assert report.hint_ms.get("count", 0) == 0  # the bots play from the moves the server pushes after the state
     assert report.server_cpu_percent is not None and report.server_cpu_percent > 0
     assert all(mb is not None and mb > 10 for mb in report.server_memory_mb)
+    split = report.cpu_split
+    assert list(split) == ["server", "postgresql", "redis", "load generator", "kernel threads", "rest"]
+    assert split["server"]["percent"] == report.server_cpu_percent
+    assert split["load generator"]["percent"] == report.loadgen_cpu_percent > 0
+    assert report.machine_cpu_percent is not None
+    total = sum(share["percent"] for share in split.values())  # the whole machine, in whole clock ticks
+    assert abs(total - report.machine_cpu_percent * (os.cpu_count() or 1)) < 3
     data = report.to_dict()
     assert data["held"] == report.held
     assert "p99" in report.to_text()
@@ -72,9 +88,67 @@ def test_a_sweep_against_a_baseline_runs_both_servers_side_by_side() -> None:
     assert before["tables"] == after["tables"] == 3
     assert before["actions"] > 0 and after["actions"] > 0
     assert before["server"] != after["server"]  # two servers, one after the other
-    rows = comparison_text(outcome).splitlines()
+    figures, split = comparison_text(outcome).split("\n\n")
+    rows = figures.splitlines()
     assert len(rows) == 3 and rows[2].startswith("| 3 | ")
+    assert [row.split(" | ")[:2] for row in split.splitlines()[2:]] == [["| 3", "1"], ["| 3", "1"]]
 
 
 def test_a_baseline_needs_a_sweep(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["loadtest", "--baseline", "python3", "--tables", "1"]) == 2
+
+
+def _process(name: str, parent: int, seconds: float, started: int = 100) -> ProcessCpu:
+    return ProcessCpu(name, parent, started, seconds)
+
+
+def test_the_cpu_split_counts_each_process_once_in_its_group() -> None:
+    """Nodes with their child processes, PostgreSQL, Redis, the generator, the kernel's
+    threads (whatever their changing names) and the rest, which takes the busy time no
+    process listed at the end accounts for."""
+    start = CpuSnapshot({
+        10: _process("python", 1, 5.0), 11: _process("python", 1, 7.0), 12: _process("python", 10, 1.0),
+        20: _process("postgres", 1, 3.0), 21: _process("postgres", 20, 2.0), 22: _process("postgres", 20, 1.0),
+        30: _process("redis-server", 1, 4.0), 40: _process("kworker/0:1-events", 2, 0.5),
+        50: _process("shuangkou", 1, 2.0), 60: _process("python", 1, 9.0),
+    }, 100.0)
+    end = CpuSnapshot({
+        10: _process("python", 1, 6.0), 11: _process("python", 1, 7.5), 12: _process("python", 10, 1.25),
+        20: _process("postgres", 1, 3.0), 21: _process("postgres", 20, 2.5),  # 22 ended: its time is the rest's
+        23: _process("postgres", 20, 0.25),  # born in the window: counts whole
+        30: _process("redis-server", 1, 4.125), 40: _process("kworker/0:1-virtio_vsock", 2, 0.75),
+        50: _process("shuangkou", 1, 2.5),
+        60: _process("python", 1, 0.5, started=900),  # another process with an earlier one's pid
+    }, 106.0)
+    split = cpu_split(start, end, seconds=2.0, actions=500, nodes=[10, 11], generator=50)
+    percent = {group: share["percent"] for group, share in split.items()}
+    assert percent == {
+        "node 1": 62.5, "node 2": 25.0, "postgresql": 37.5, "redis": 6.2, "load generator": 25.0,
+        "kernel threads": 12.5, "rest": 131.2,
+    }
+    assert split["node 1"]["ms_per_action"] == 2.5 and split["rest"]["ms_per_action"] == 5.25
+    assert sum(percent.values()) == 299.9  # the machine's 6 s of 2 s, less rounding
+
+
+def test_the_cpu_split_never_has_a_negative_rest_nor_a_cost_without_actions() -> None:
+    start = CpuSnapshot({10: _process("python", 1, 1.0)}, 50.0)
+    end = CpuSnapshot({10: _process("python", 1, 2.02)}, 51.0)  # whole ticks: a process may seem ahead
+    split = cpu_split(start, end, seconds=1.0, actions=0, nodes=[10], generator=99)
+    assert split["server"] == {"percent": 102.0, "ms_per_action": None}
+    assert split["rest"] == {"percent": 0.0, "ms_per_action": None}
+
+
+def test_a_comparison_prints_where_the_cpu_went_in_each_run() -> None:
+    def run(nodes: int, split: dict[str, float]) -> dict[str, object]:
+        return {
+            "tables": 300, "nodes": nodes, "actions_per_second": 250.0, "server_cpu_ms_per_action": 3.0,
+            "latency_ms": {"p99": 90.0},
+            "cpu_split": {group: {"percent": value, "ms_per_action": value / 25} for group, value in split.items()},
+        }
+
+    one = run(1, {"server": 50.0, "postgresql": 20.0, "rest": 5.0})
+    two = run(2, {"node 1": 40.0, "node 2": 45.0, "postgresql": 25.0, "rest": 10.0})
+    text = comparison_text({"baseline_runs": [one], "runs": [two]})
+    assert "| tables | nodes | actions/s | server | node 1 | node 2 | postgresql | rest |" in text
+    assert "| 300 | 1 | 250.0 | 50 % (2.0 ms) |  |  | 20 % (0.8 ms) | 5 % (0.2 ms) |" in text
+    assert "| 300 | 2 | 250.0 |  | 40 % (1.6 ms) | 45 % (1.8 ms) | 25 % (1.0 ms) | 10 % (0.4 ms) |" in text

@@ -11,9 +11,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+from pg import PG_URL_VARIABLE, pg_admin_url, throwaway_database
 from sqlalchemy.exc import OperationalError
 
 from shuangkou.server.journal import ActionJournal
+from shuangkou.server.settings import ServerSettings
+from shuangkou.server.state import POSTGRESQL_COMMIT_DELAY, AppState
 from shuangkou.store import DuplicateActionError, Store, UnknownGameError
 
 CONFIG = json.dumps({"edition": "points"})
@@ -107,3 +111,32 @@ def test_a_commit_delay_gathers_actions_that_come_one_after_another(tmp_path: Pa
     assert game is not None and [a.seq for a in game.actions] == [1, 2, 3, 4]
     assert len(calls) == 1
     store.close()
+
+
+@pytest.mark.parametrize(("backend", "given", "delay"), [
+    ("sqlite", None, 0.0), ("postgresql", None, POSTGRESQL_COMMIT_DELAY), ("postgresql", 0.0, 0.0),
+    ("sqlite", 0.003, 0.003),
+])
+def test_the_commit_delay_by_default_waits_on_postgresql_only(
+    backend: str, given: float | None, delay: float, tmp_path: Path
+) -> None:
+    """Without ``--commit-delay`` a server on PostgreSQL keeps its batches open
+    ``POSTGRESQL_COMMIT_DELAY`` (each transaction costs a thread hand-off and round trips
+    there), one on SQLite not at all; a given delay holds on either."""
+
+    async def journal_delay(url: str) -> float:
+        state = AppState(ServerSettings(database_url=url, data_dir=tmp_path, commit_delay=given))
+        await state.start()
+        try:
+            return state.lobby.services.journal.delay
+        finally:
+            await state.stop()
+
+    if backend == "sqlite":
+        assert asyncio.run(journal_delay(f"sqlite:///{tmp_path / 'shuangkou.db'}")) == delay
+        return
+    admin_url = pg_admin_url()
+    if admin_url is None:
+        pytest.skip(f"set {PG_URL_VARIABLE} to run the PostgreSQL variants")
+    with throwaway_database(admin_url) as database:
+        assert asyncio.run(journal_delay(database.render_as_string(hide_password=False))) == delay

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import doctest
 import json
+import math
 import random
 import re
 import threading
@@ -24,6 +25,9 @@ from typing import Any
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from pg import fresh_schema_url, pg_admin_url
+from sqlalchemy import URL, create_engine, text
+from sqlalchemy.exc import OperationalError
 from store_fixtures import pg_database_fixture, store_fixture, url_fixture  # noqa: F401 - fixtures
 
 from shuangkou.store import (
@@ -40,6 +44,7 @@ from shuangkou.store import (
     UnknownAccountError,
     UnknownGameError,
     ZeroSumError,
+    database,
     metadata,
     validate_name,
 )
@@ -639,7 +644,9 @@ def test_bad_arguments_are_store_errors_and_keep_their_builtin_base(store: Store
 
 
 def test_the_store_raises_only_its_own_errors() -> None:
-    """Every ``raise SomeError(...)`` in the store's code and migrations names a StoreError (re-raises aside)."""
+    """Every ``raise SomeError(...)`` in the store's code and migrations names a StoreError
+    (re-raises aside), but the ``DisconnectionError`` that tells SQLAlchemy's pool to connect
+    anew: the pool catches it, no caller sees it."""
     package = Path(store_errors.__file__).parent
     raised = {
         (path.name, node.exc.func.id)
@@ -649,7 +656,9 @@ def test_the_store_raises_only_its_own_errors() -> None:
     }
     assert {"InvalidValueError", "UnknownGameError", "BalanceFloorError"} <= {name for _, name in raised}
     assert all(issubclass(getattr(store_errors, name), StoreError) for name in store_errors.__all__)
-    assert {(module, name) for module, name in raised if name not in store_errors.__all__} == set()
+    assert {(module, name) for module, name in raised if name not in store_errors.__all__} == {
+        ("database.py", "DisconnectionError")
+    }
 
 
 # ------------------------------------------------------------------------------------------
@@ -679,3 +688,34 @@ def test_the_group_commit_writes_the_rows_a_single_append_writes(store: Store) -
         assert action.created_at.tzinfo is not None and action.created_at >= before - timedelta(seconds=1)
     outcomes = store.append_actions([("g", 3, "{}"), ("g", 4, "{}")])
     assert isinstance(outcomes[0], DuplicateActionError) and outcomes[1] is None
+
+
+def test_a_connection_postgresql_dropped_is_replaced(pg_database: URL, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pooled connection the database dropped (a restart, say) fails the one call that
+    meets it while in steady use, and is not pooled again; one that rested longer than
+    ``IDLE_PING`` is pinged before its next use and replaced without a failure."""
+    admin_url = pg_admin_url()
+    assert admin_url is not None
+    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+
+    def drop_connections() -> None:
+        with admin.connect() as conn:
+            conn.execute(
+                text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = :name"),
+                {"name": pg_database.database},
+            )
+
+    try:
+        with Store(fresh_schema_url(pg_database)) as store:
+            store.save_game("g", "room", CONFIG)
+            monkeypatch.setattr(database, "IDLE_PING", math.inf)  # never pinged: the call meets the lost connection
+            drop_connections()
+            with pytest.raises(OperationalError):
+                store.append_actions([("g", 0, "{}")])
+            assert store.append_actions([("g", 0, "{}")]) == [None]  # on a new connection
+            monkeypatch.setattr(database, "IDLE_PING", -1.0)  # always pinged
+            drop_connections()
+            assert store.append_actions([("g", 1, "{}")]) == [None]
+            assert [action.seq for action in store.running_games()[0].actions] == [0, 1]
+    finally:
+        admin.dispose()

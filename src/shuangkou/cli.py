@@ -440,8 +440,9 @@ def add_serve(subparsers: Subparsers) -> None:
         "default: one fewer than the cores, at least 1",
     )
     parser.add_argument(
-        "--commit-delay", type=float, default=0.0, metavar="MS",
-        help="milliseconds a batch of game actions waits for more before it is committed (default 0)",
+        "--commit-delay", type=float, metavar="MS",
+        help="milliseconds a batch of game actions waits for more before it is committed (default 0 on SQLite, "
+        "10 on PostgreSQL)",
     )
     parser.add_argument(
         "--seed", type=int, help="for tests and demos only: deal the n-th game with seed + n, so deals repeat "
@@ -481,7 +482,7 @@ def run_serve(args: argparse.Namespace) -> int:
         operator_token=args.operator_token or os.environ.get("SHUANGKOU_OPERATOR_TOKEN"),
         bot_delay=args.bot_delay,
         expert_workers=args.expert_workers,
-        commit_delay=args.commit_delay / 1000,
+        commit_delay=args.commit_delay / 1000 if args.commit_delay is not None else None,
         seed=args.seed,
         ws_deflate=args.ws_deflate,
         cluster=_cluster_settings(args),

@@ -14,11 +14,13 @@ The test measures, over a window after a warm-up:
   (p50, p95, p99, max), and the ``hint`` round trip where hints are asked;
 - actions per second, games finished, errors by code (error messages, unexpected closes,
   timeouts);
-- CPU of the server process (from ``/proc``) and of the load generator itself.
+- where the machine's CPU went (from ``/proc``): the server (each node), PostgreSQL,
+  Redis, the load generator itself, the kernel's threads and the rest, per action too.
 
-It starts its own server (``shuangkou serve`` as a child process on a fresh data directory)
-unless given ``--url``, which must be a loopback address. ``--sweep`` runs several table
-counts, each on a fresh server, and reports the largest that held the latency target.
+It starts its own server (``shuangkou serve`` as a child process on a fresh data directory,
+on PostgreSQL in a new schema of the database) unless given ``--url``, which must be a
+loopback address. ``--sweep`` runs several table counts, each on a fresh server, and
+reports the largest that held the latency target.
 ``--expert-tables N`` measures what expert bots (rooms with ``bot_level = "expert"``) cost
 the other tables: after the window above, N more tables sit down, each one load bot against
 the server's expert bots (in room ``--expert-room``, which the run adds to the server it
@@ -51,11 +53,11 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, NamedTuple, TypedDict
 from urllib.parse import urlsplit
 
 import orjson
@@ -66,7 +68,9 @@ from ..config import SHIPPED_NAMES
 from .client import join_after
 from .process import ServerProcess
 
-__all__ = ["LoadReport", "LoadSettings", "main", "run_load", "sweep"]
+__all__ = [
+    "CpuShare", "CpuSnapshot", "LoadReport", "LoadSettings", "ProcessCpu", "cpu_split", "main", "run_load", "sweep",
+]
 
 
 @dataclass
@@ -91,6 +95,13 @@ class LoadSettings:
     redis_url: str = "redis://127.0.0.1:6379/0"  # the cluster's Redis, with nodes > 1
     expert_tables: int = 0  # tables of one load bot against expert bots, seated for a second window
     expert_room: str = "expert"  # their room (bot_level = "expert"); added to the server the run starts
+
+
+class CpuShare(TypedDict):
+    """What one group of processes used of the machine's CPU in a window."""
+
+    percent: float  # of one core
+    ms_per_action: float | None  # None without actions
 
 
 @dataclass
@@ -120,6 +131,7 @@ class LoadReport:
     target_p99_ms: float
     nodes: int = 1
     redirects: int = 0  # quick-match joins sent on to another node
+    cpu_split: dict[str, CpuShare] = field(default_factory=dict)  # see :func:`cpu_split`
     expert_tables: int = 0  # tables against expert bots playing in this window besides ``tables``
     expert_latency_ms: dict[str, float] = field(default_factory=dict)  # the load bots' actions at those tables
     expert_turn_ms: dict[str, float] = field(default_factory=dict)  # an expert's turn: bot_delay plus its search
@@ -162,6 +174,8 @@ class LoadReport:
         handling = self.server_histograms.get("message_handling_ms", {})
         lag = self.server_histograms.get("event_loop_lag_ms", {})
         full_gc = self.server_histograms.get("full_gc_ms", {})
+        database = self.server_histograms.get("database_ms", {})
+        batch = self.server_histograms.get("action_batch", {})
         cpu = "n/a" if self.server_cpu_percent is None else f"{self.server_cpu_percent:.0f}%"
         errors = ", ".join(f"{code} {n}" for code, n in sorted(self.errors.items())) or "none"
         return "\n".join([
@@ -173,17 +187,27 @@ class LoadReport:
             f"action latency ms: p50 {lat.get('p50', 0):.1f}  p95 {lat.get('p95', 0):.1f}  "
             f"p99 {lat.get('p99', 0):.1f}  max {lat.get('max', 0):.1f}",
             f"hint round trip ms: p50 {hint.get('p50', 0):.1f}  p99 {hint.get('p99', 0):.1f}",
-            f"server side (bucket bounds, ms): message handling p50 <= {handling.get('p50')}, p99 <= "
+            f"server side{' (the first node)' if self.nodes > 1 else ''} (bucket bounds, ms): "
+            f"message handling p50 <= {handling.get('p50')}, p99 <= "
             f"{handling.get('p99')}; event-loop lag p50 <= {lag.get('p50')}, p99 <= {lag.get('p99')}; "
-            f"full collections {full_gc.get('count', 0):.0f}, longest <= {full_gc.get('max')}",
+            f"full collections {full_gc.get('count', 0):.0f}, longest <= {full_gc.get('max')}; "
+            f"{database.get('count', 0):.0f} database calls, p99 <= {database.get('p99')}; "
+            f"{batch.get('count', 0):.0f} group commits, p50 <= {batch.get('p50')} actions",
             f"errors: {errors}",
             f"server memory (resident): {self.server_memory_mb[0]} MB at the start of the window, "
             f"{self.server_memory_mb[1]} MB at its end",
-            f"CPU: server {cpu} of one core ({self.server_cpu_ms_per_action} ms per action), load generator "
-            f"{self.loadgen_cpu_percent:.0f}%; the machine's {os.cpu_count()} cores were {self.machine_cpu_percent}% "
-            f"busy (load average {self.load_average})",
+            f"CPU: server {cpu} of one core ({self.server_cpu_ms_per_action} ms per action); the machine's "
+            f"{os.cpu_count()} cores were {self.machine_cpu_percent}% busy (load average {self.load_average})",
+            "CPU by process, % of one core (ms per action): " + ", ".join(
+                f"{group} {_share(share)}" for group, share in self.cpu_split.items()
+            ),
             f"p99 under {self.target_p99_ms:.0f} ms with no error: {'yes' if self.held else 'NO'}",
         ])
+
+
+def _share(share: CpuShare) -> str:
+    """``12 % (0.48 ms)``: a share of the CPU split."""
+    return f"{share['percent']:.0f} % ({share['ms_per_action']} ms)"
 
 
 def _ratio(after: float | None, before: float | None) -> str:
@@ -315,6 +339,7 @@ class _Bot:
         self.busy = False  # a think-and-act step is running: never two at once
         self.asked_in_window = False  # the last move was chosen inside the measured window
         self.readied: str | None = None  # the game id (or "-") this bot has sent ready after
+        self.thinking: asyncio.TimerHandle | None = None  # the think time before a planned step
         self.tasks: set[asyncio.Task[None]] = set()
         self.reader: asyncio.Task[None] | None = None
 
@@ -342,7 +367,7 @@ class _Bot:
     async def send(self, message: dict[str, Any]) -> None:
         if self.socket is not None and not self.run.stopping:
             with contextlib.suppress(websockets.ConnectionClosed):
-                await self.socket.send(orjson.dumps(message).decode())
+                await self.socket.send(orjson.dumps(message), text=True)  # UTF-8 already: sent as is
 
     async def read(self) -> None:
         """Read until the connection ends; follow a quick match's ``redirect`` to the node
@@ -364,8 +389,8 @@ class _Bot:
         assert self.socket is not None
         run = self.run
         try:
-            async for raw in self.socket:
-                message = orjson.loads(raw)
+            while True:
+                message = orjson.loads(await self.socket.recv(decode=False))  # parsed from the bytes received
                 kind = message["type"]
                 if kind == "state":
                     self.on_state(message["table"])
@@ -384,6 +409,8 @@ class _Bot:
                 elif kind == "redirect" and ("table" in message or "room" in message) and not run.stopping:
                     redirect: dict[str, Any] = message
                     return redirect
+        except websockets.ConnectionClosedOK:
+            pass
         except websockets.ConnectionClosed:
             if not run.stopping:
                 run.error("connection_lost")
@@ -433,8 +460,15 @@ class _Bot:
             self.expert_turn = (actions, now)
 
     def plan(self, seq: int, step: Any) -> None:
+        """Take ``step`` for state ``seq`` after a think time (uniform in [0.5, 1.5] x think)."""
         self.scheduled = seq
         self.busy = True
+        delay = self.run.settings.think * self.rng.uniform(0.5, 1.5)
+        self.thinking = asyncio.get_running_loop().call_later(delay, self.start, seq, step)
+
+    def start(self, seq: int, step: Any) -> None:
+        """The think time is over: take the step (a task, for it sends)."""
+        self.thinking = None
         task = asyncio.get_running_loop().create_task(step(seq))
         self.tasks.add(task)
         task.add_done_callback(self.done)
@@ -445,18 +479,13 @@ class _Bot:
         if self.table is not None and not self.run.stopping:
             self.on_state(self.table)  # the state may have moved on meanwhile
 
-    async def think(self) -> None:
-        await asyncio.sleep(self.run.settings.think * self.rng.uniform(0.5, 1.5))
-
     async def ready(self, seq: int) -> None:
-        await self.think()
         if self.table is not None and self.table["seq"] == seq:
             self.readied = self.table["game_id"] or "-"
             await self.send({"type": "ready"})
 
     async def act(self, seq: int) -> None:
         run = self.run
-        await self.think()
         if self.table is None or self.table["seq"] != seq or run.stopping:
             return
         if self.pushed is not None and self.pushed["seq"] == seq:  # pushed after the state, as the browser reads them
@@ -496,6 +525,8 @@ class _Bot:
         return moves
 
     async def close(self) -> None:
+        if self.thinking is not None:
+            self.thinking.cancel()
         for task in list(self.tasks):
             task.cancel()
         if self.socket is not None:
@@ -516,20 +547,104 @@ def _resident_mb(pid: int) -> float | None:
     return None
 
 
-def _cpu_seconds(pid: int) -> float | None:
-    """User plus system CPU seconds of a process, from /proc (None where unreadable)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+class ProcessCpu(NamedTuple):
+    """A process as ``/proc/PID/stat`` shows it."""
+
+    name: str
+    parent: int
+    started: int  # clock ticks after boot: tells a process from an earlier one of the same pid
+    seconds: float  # CPU used so far, user and system
+
+
+@dataclass(frozen=True)
+class CpuSnapshot:
+    """The CPU seconds used so far by each process (by pid) and by the whole machine (all
+    cores, interrupts included), from ``/proc``."""
+
+    processes: dict[int, ProcessCpu]
+    machine: float
+
+    @classmethod
+    def read(cls) -> CpuSnapshot:
+        """The machine's figures now (processes that end while being read are left out)."""
+        ticks = os.sysconf("SC_CLK_TCK")
+        processes = {}
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                text = (entry / "stat").read_text()
+            except OSError:
+                continue
+            name = text[text.index("(") + 1:text.rindex(")")]
+            fields = text[text.rindex(")") + 2:].split()
+            processes[int(entry.name)] = ProcessCpu(
+                name, int(fields[1]), int(fields[19]), (int(fields[11]) + int(fields[12])) / ticks
+            )
+        machine = [float(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+        busy = sum(machine) - machine[3] - machine[4]  # all but idle and iowait
+        return cls(processes, busy / ticks)
+
+
+KERNEL_THREADS: Final = 2
+"""The pid of ``kthreadd``, the parent of the kernel's threads (workers, interrupt threads)."""
+
+
+def cpu_split(
+    start: CpuSnapshot, end: CpuSnapshot, seconds: float, actions: int, nodes: Sequence[int], generator: int
+) -> dict[str, CpuShare]:
+    """Where the machine's CPU went between two snapshots ``seconds`` apart: each server
+    (``nodes``, with its child processes; named ``server`` when alone, else ``node 1``…),
+    PostgreSQL's processes, Redis, the load generator (``generator``), the kernel's threads,
+    and the rest (the machine's busy time not counted above: other programs, interrupts,
+    processes that ended in between), each as ``percent`` of one core and ``ms_per_action``.
+    A process born in between counts whole; the rest is never below zero (whole clock ticks).
+
+    >>> a = CpuSnapshot({7: ProcessCpu("python", 1, 50, 1.0)}, 10.0)
+    >>> b = CpuSnapshot({7: ProcessCpu("python", 1, 50, 1.5), 9: ProcessCpu("postgres", 1, 90, 0.25)}, 11.0)
+    >>> split = cpu_split(a, b, 2.0, 100, nodes=[7], generator=8)
+    >>> split["server"], split["postgresql"]["percent"], split["rest"]["ms_per_action"]
+    ({'percent': 25.0, 'ms_per_action': 5.0}, 12.5, 2.5)
+    """
+    owners = {pid: f"node {number}" if len(nodes) > 1 else "server" for number, pid in enumerate(nodes, 1)}
+    used = dict.fromkeys([*owners.values(), "postgresql", "redis", "load generator", "kernel threads"], 0.0)
+    owners[generator] = "load generator"
+    for pid, process in end.processes.items():
+        before = start.processes.get(pid)
+        spent = process.seconds - (before.seconds if before is not None and before.started == process.started else 0)
+        group = _owner(pid, end.processes, owners)
+        if group is None:
+            if process.name == "postgres":
+                group = "postgresql"
+            elif process.name.startswith("redis-server"):
+                group = "redis"
+            elif KERNEL_THREADS in (pid, process.parent):
+                group = "kernel threads"
+        if group is not None:
+            used[group] += spent
+    used["rest"] = max(0.0, end.machine - start.machine - sum(used.values()))
+    return {
+        group: {
+            "percent": round(100 * spent / seconds, 1),
+            "ms_per_action": round(1000 * spent / actions, 3) if actions else None,
+        }
+        for group, spent in used.items()
+    }
+
+
+def _owner(pid: int, processes: dict[int, ProcessCpu], owners: dict[int, str]) -> str | None:
+    """The group of ``owners`` that ``pid`` or one of its ancestors belongs to."""
+    seen = 0
+    while pid not in owners and pid in processes and seen < 64:
+        pid, seen = processes[pid].parent, seen + 1
+    return owners.get(pid)
 
 
 def _bucket_quantiles(
-    before: dict[str, dict[float, float]], after: dict[str, dict[float, float]], name: str
+    before: dict[str, dict[float, float]], after: dict[str, dict[float, float]], name: str, scale: float = 1000
 ) -> dict[str, float]:
     """p50, p99 and max of a server histogram over the window, as the upper bounds of their
-    buckets (ms), and the number of observations."""
+    buckets (times ``scale``: seconds as ms by default), and the number of observations."""
     start, end = before.get(name, {}), after.get(name, {})
     counts = sorted((bound, end[bound] - start.get(bound, 0.0)) for bound in end)
     total = counts[-1][1] if counts else 0.0
@@ -537,18 +652,8 @@ def _bucket_quantiles(
     for label, q in (("p50", 0.5), ("p99", 0.99), ("max", 1.0)):
         bound = next((b for b, n in counts if total and n >= q * total), None)
         if bound is not None:
-            result[label] = bound * 1000 if bound != math.inf else math.inf
+            result[label] = bound * scale if bound != math.inf else math.inf
     return result
-
-
-def _machine_cpu() -> tuple[float, float]:
-    """(busy, total) CPU time of the whole machine so far, from /proc/stat (zeros where unreadable)."""
-    try:
-        fields = [float(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    except (OSError, ValueError):
-        return 0.0, 0.0
-    idle = fields[3] + (fields[4] if len(fields) > 4 else 0.0)
-    return sum(fields) - idle, sum(fields)
 
 
 def _check_loopback(url: str) -> None:
@@ -644,20 +749,16 @@ async def _measure(
     buckets = await run.histograms()
     run.window_start = time.perf_counter()
     run.measuring = True
-    server_cpu = _total_cpu_seconds(server_pids)
+    cpu_start = CpuSnapshot.read()
     memory_start = _resident_mb(server_pids[0]) if server_pids else None
-    own_cpu = time.process_time()
-    machine = _machine_cpu()
     window_start = time.perf_counter()
     await asyncio.sleep(settings.duration)
     run.measuring = False
     seconds = time.perf_counter() - window_start
-    server_cpu_end = _total_cpu_seconds(server_pids)
+    cpu_end = CpuSnapshot.read()
     memory_end = _resident_mb(server_pids[0]) if server_pids else None
-    own_cpu = time.process_time() - own_cpu
-    machine_end = _machine_cpu()
-    machine_total = machine_end[1] - machine[1]
-    machine_percent = round(100 * (machine_end[0] - machine[0]) / machine_total, 1) if machine_total else None
+    split = cpu_split(cpu_start, cpu_end, seconds, run.actions, server_pids, os.getpid())
+    machine_percent = round(100 * (cpu_end.machine - cpu_start.machine) / seconds / (os.cpu_count() or 1), 1)
     buckets_end = await run.histograms()
     server_side = {
         "message_handling_ms": _bucket_quantiles(buckets, buckets_end, "shuangkou_action_seconds"),
@@ -665,12 +766,14 @@ async def _measure(
         "database_ms": _bucket_quantiles(buckets, buckets_end, "shuangkou_database_seconds"),
         "full_gc_ms": _bucket_quantiles(buckets, buckets_end, 'shuangkou_gc_pause_seconds{generation="2"}'),
         "expert_search_ms": _bucket_quantiles(buckets, buckets_end, "shuangkou_expert_search_seconds"),
+        "action_batch": _bucket_quantiles(buckets, buckets_end, "shuangkou_action_batch_size", scale=1),
     }
     errors = dict(run.errors + setup_errors)
     server_percent = server_ms = None
-    if server_cpu is not None and server_cpu_end is not None:
-        server_percent = round(100 * (server_cpu_end - server_cpu) / seconds, 1)
-        server_ms = round(1000 * (server_cpu_end - server_cpu) / run.actions, 3) if run.actions else None
+    if server_pids and all(pid in cpu_end.processes for pid in server_pids):
+        servers = [split[group] for group in split if group == "server" or group.startswith("node ")]
+        server_percent = round(sum(share["percent"] for share in servers), 1)
+        server_ms = round(sum(share["ms_per_action"] or 0.0 for share in servers), 3) if run.actions else None
     return LoadReport(
         tables=settings.tables,
         connections=run.seats * settings.tables,
@@ -687,7 +790,7 @@ async def _measure(
         server_cpu_ms_per_action=server_ms,
         server_memory_mb=(memory_start, memory_end),
         server_histograms=server_side,
-        loadgen_cpu_percent=round(100 * own_cpu / seconds, 1),
+        loadgen_cpu_percent=split["load generator"]["percent"],
         machine_cpu_percent=machine_percent,
         load_average=round(os.getloadavg()[0], 2),
         setup_seconds=round(setup, 2),
@@ -695,13 +798,8 @@ async def _measure(
         target_p99_ms=settings.target_p99_ms,
         nodes=len(run.node_urls),
         redirects=run.redirects,
+        cpu_split=split,
     )
-
-
-def _total_cpu_seconds(pids: Sequence[int]) -> float | None:
-    """The CPU time of every server process together (None when one is unreadable)."""
-    times = [_cpu_seconds(pid) for pid in pids]
-    return None if not times or None in times else sum(t for t in times if t is not None)
 
 
 def _event_loop_runner() -> Any:
@@ -723,7 +821,7 @@ def run_load(settings: LoadSettings) -> LoadReport:
         pids = [settings.server_pid] if settings.server_pid else []
         report: LoadReport = runner(_drive(settings, settings.url, pids))
         return report
-    with tempfile.TemporaryDirectory(prefix="shuangkou-load-") as directory:
+    with tempfile.TemporaryDirectory(prefix="shuangkou-load-") as directory, _fresh_schema(settings) as settings:
         servers = _servers(settings, Path(directory))
         try:
             for server in servers:
@@ -755,10 +853,37 @@ def _forget_cluster(redis_url: str, server_args: list[str]) -> None:
         client.close()
 
 
+@contextlib.contextmanager
+def _fresh_schema(settings: LoadSettings) -> Iterator[LoadSettings]:
+    """On PostgreSQL, the settings with a new, empty schema of ``database_url`` for this run
+    (its search path), dropped afterwards: every run starts from an empty database, as on
+    SQLite, and leaves no games, rows or dead tuples to the next one."""
+    if not (settings.database_url or "").startswith("postgresql"):
+        yield settings
+        return
+    from sqlalchemy import create_engine, make_url
+
+    url = make_url(settings.database_url or "")
+    schema = f"load_{os.getpid()}_{time.monotonic_ns() % 10**9}"
+    options = f"{url.query.get('options', '')} -csearch_path={schema}".strip()
+    engine = create_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as connection:
+            connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
+        try:
+            fresh = url.update_query_dict({"options": options}).render_as_string(hide_password=False)
+            yield replace(settings, database_url=fresh)
+        finally:
+            with engine.connect() as connection:
+                connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
+    finally:
+        engine.dispose()
+
+
 def _servers(settings: LoadSettings, directory: Path) -> list[ServerProcess]:
-    """The server of a run, or with ``settings.nodes`` > 1 the nodes of a fresh cluster (its
-    database emptied of earlier runs' games first, so none is taken over). With expert
-    tables, the servers read the shipped rooms and the expert room from a rooms directory."""
+    """The server of a run, or with ``settings.nodes`` > 1 the nodes of a fresh cluster (node
+    ids and a cluster name of this run only). With expert tables, the servers read the
+    shipped rooms and the expert room from a rooms directory."""
     server_args = settings.server_args
     if settings.expert_tables:
         server_args = [*server_args, "--rooms", str(_rooms_with_experts(settings.expert_room, directory / "rooms"))]
@@ -828,7 +953,8 @@ def sweep(
 
 
 def comparison_text(outcome: dict[str, Any]) -> str:
-    """The baseline's and this copy's figures side by side, per table count (a sweep with ``baseline``)."""
+    """The baseline's and this copy's figures side by side, per table count (a sweep with
+    ``baseline`` or ``compare_nodes``), then where the machine's CPU went in each run."""
     lines = [
         "| tables | server CPU per action: baseline / this (ratio) | p99 ms: baseline / this "
         "| actions/s: baseline / this |",
@@ -842,6 +968,24 @@ def comparison_text(outcome: dict[str, Any]) -> str:
             f"| {before['latency_ms'].get('p99')} / {after['latency_ms'].get('p99')} "
             f"| {before['actions_per_second']} / {after['actions_per_second']} |"
         )
+    return "\n".join(lines) + "\n\n" + cpu_split_text(
+        [run for pair in zip(outcome["baseline_runs"], outcome["runs"], strict=True) for run in pair]
+    )
+
+
+def cpu_split_text(runs: Sequence[dict[str, Any]]) -> str:
+    """Where the machine's CPU went in each run (reports in JSON form), as a table: % of one
+    core (ms per action)."""
+    groups = list(dict.fromkeys(group for run in runs for group in run["cpu_split"]))
+    groups.sort(key=lambda group: not (group == "server" or group.startswith("node ")))  # the servers first
+    lines = [
+        "| tables | nodes | actions/s | " + " | ".join(groups) + " |",
+        "|---|---|---|" + "---|" * len(groups),
+    ]
+    for run in runs:
+        split = run["cpu_split"]
+        cells = [_share(split[group]) if group in split else "" for group in groups]
+        lines.append(f"| {run['tables']} | {run['nodes']} | {run['actions_per_second']} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 

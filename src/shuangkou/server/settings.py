@@ -33,7 +33,9 @@ class ServerSettings:
     secret: str | None = None
     bot_delay: float = 0.6
     expert_workers: int | None = None  # processes searching expert bots' moves; None: one fewer than the cores
-    commit_delay: float = 0.0  # seconds a batch of game actions waits for more before its commit
+    commit_delay: float | None = None  # seconds a batch of game actions waits for more before its commit;
+    # None: 0 on SQLite, POSTGRESQL_COMMIT_DELAY on PostgreSQL (each transaction there costs a thread hand-off and
+    # round trips: larger batches save CPU on the server and in PostgreSQL)
     seed: int | None = None  # tests and demos only: deal game n with seed + n instead of a secure shuffle
     token_max_age: int = 30 * 24 * 3600
     rate: float = 20.0

@@ -252,8 +252,11 @@ class Table:
                 try:
                     await self._handle(item)
                 except FencedError as problem:  # another node runs the table now
-                    log.warning("table lost", extra={"table": self.id, "room": self.room.name, "reason": str(problem)})
-                    METRICS.tables_lost.inc()
+                    if not self.lost:  # (not found lost already, by the check after a lapse of liveness)
+                        log.warning(
+                            "table lost", extra={"table": self.id, "room": self.room.name, "reason": str(problem)}
+                        )
+                        METRICS.tables_lost.inc()
                     self.lost = True
                     if isinstance(item, Request):
                         fail(item, TableFull("the table moved to another server"))

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
@@ -11,7 +13,7 @@ from typing import Any, Final, Self
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError
+from sqlalchemy.exc import ArgumentError, DBAPIError, DisconnectionError
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.expression import ClauseElement
@@ -96,7 +98,13 @@ class Database:
                     yield cursor
                     raw.commit()
                 except BaseException as error:
-                    raw.rollback()
+                    dialect = self._engine.dialect  # its is_disconnect takes the driver's Error, typed as PEP 249's
+                    if isinstance(error, driver_error) and dialect.is_disconnect(
+                        error, raw.dbapi_connection, cursor  # type: ignore[arg-type]
+                    ):
+                        raw.invalidate(error)  # not back to the pool: the next call connects anew
+                    else:
+                        raw.rollback()
                     if isinstance(error, driver_error):
                         raise DBAPIError.instance(None, None, error, driver_error) from error
                     raise
@@ -123,7 +131,9 @@ def _create_engine(url: URL) -> Engine:
     """The engine for a SQLite or PostgreSQL URL; SQLite's directory is created."""
     backend = url.get_backend_name()
     if backend == "postgresql":
-        return create_engine(url, pool_pre_ping=True)
+        engine = create_engine(url)
+        _ping_when_idle(engine)
+        return engine
     if backend != "sqlite":
         raise InvalidValueError(f"unsupported database {backend!r}; use sqlite or postgresql")
     database = url.database or ""
@@ -136,6 +146,33 @@ def _create_engine(url: URL) -> Engine:
         engine = create_engine(url, connect_args={"timeout": 30})
     _configure_sqlite(engine)
     return engine
+
+
+IDLE_PING: Final = 1.0
+"""Seconds a pooled PostgreSQL connection may rest before its next use pings it first."""
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """Ping a pooled connection before it is used again when it has rested longer than
+    :data:`IDLE_PING` (a restarted database has closed it: the pool connects anew). A
+    connection in steady use goes without: a ping is a round trip, which a busy server would
+    pay once more per transaction, and a failing call on a lost connection drops it."""
+
+    @event.listens_for(engine, "connect")
+    @event.listens_for(engine, "checkin")
+    def _rested(_dbapi_connection: Any, record: Any) -> None:
+        record.info["checked_in"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _check(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        if time.monotonic() - record.info.get("checked_in", -math.inf) <= IDLE_PING:
+            return
+        try:
+            alive = engine.dialect.do_ping(dbapi_connection)
+        except engine.dialect.loaded_dbapi.Error as error:
+            raise DisconnectionError(str(error)) from error
+        if not alive:
+            raise DisconnectionError("the connection did not answer a ping")
 
 
 @dataclass(frozen=True, slots=True)

@@ -72,6 +72,14 @@ def check_fence(conn: Connection, fence: Fence | None) -> None:
         raise FencedError(_fenced_message(fence, token))
 
 
+def _refuse_moved(wanted: dict[str, Fence], found: dict[str, int]) -> None:
+    """:class:`FencedError` when a table of ``wanted`` (by id) has another token than its
+    fence's in ``found`` (the tokens read, by table id), or none."""
+    for table_id, fence in wanted.items():
+        if found.get(table_id) != fence.token:
+            raise FencedError(_fenced_message(fence, found.get(table_id)))
+
+
 def _fenced_message(fence: Fence, token: int | None) -> str:
     now = "no longer claimed" if token is None else f"claimed again (token {token})"
     return f"table {fence.table_id} was {now}: this node's claim (token {fence.token}) is over"
@@ -104,9 +112,7 @@ class Fences(Database):
                 row = cursor.fetchone()
                 if row is not None:
                     found[table_id] = int(row[0])
-        for table_id, fence in wanted.items():
-            if found.get(table_id) != fence.token:
-                raise FencedError(_fenced_message(fence, found.get(table_id)))
+        _refuse_moved(wanted, found)
 
     def claim_table(self, table_id: str, node: str) -> Fence:
         """Claim ``table_id`` for ``node``: its fencing token is raised (1 for a new table),

@@ -11,14 +11,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final, Literal
 
-from sqlalchemy import Connection, bindparam, select
+from sqlalchemy import Connection, String, any_, bindparam, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
 from .checks import check_choice, check_int, check_json, check_page, check_text
 from .database import DriverStatement
 from .errors import DuplicateActionError, GameStateError, InvalidValueError, StoreError, UnknownGameError
-from .fences import Fence, Fences, check_fence
+from .fences import Fence, Fences, _refuse_moved, check_fence
 from .schema import ID_MAX_LENGTH, game_actions_table, games_table, utc, utc_now
 
 __all__ = ["GAME_STATUSES", "GameAction", "Journal", "StoredGame"]
@@ -34,6 +34,12 @@ _GAME_STATUS_FOR_UPDATE: Final = (
     select(games_table.c.status).where(games_table.c.game_id == bindparam("game_id")).with_for_update()
 )
 _INSERT_ACTION: Final = game_actions_table.insert()
+_GAMES_STATUS_FOR_UPDATE: Final = (  # PostgreSQL: the status of every game of a batch, locked in one order
+    select(games_table.c.game_id, games_table.c.status)
+    .where(games_table.c.game_id == any_(bindparam("game_ids", type_=postgresql.ARRAY(String))))
+    .order_by(games_table.c.game_id)
+    .with_for_update()
+)
 _GAME_STATUS: Final = select(games_table.c.status).where(games_table.c.game_id == bindparam("game_id"))
 
 
@@ -170,6 +176,9 @@ class Journal(Fences):
         try:
             rows = [_action_row(*action) for action in actions]
             with self._driver_transaction() as cursor:
+                if self.dialect == "postgresql":
+                    self._append_pipelined(cursor, rows, [fence for fence in each_fence if fence is not None])
+                    return [None] * len(rows)
                 self._check_fences(cursor, (fence for fence in each_fence if fence is not None))
                 running = True
                 for game in sorted({row["game_id"] for row in rows}):  # locked in one order
@@ -189,6 +198,34 @@ class Journal(Fences):
             except StoreError as error:
                 outcomes.append(error)
         return outcomes
+
+    def _append_pipelined(self, cursor: Any, rows: list[dict[str, Any]], fences: list[Fence]) -> None:
+        """PostgreSQL: write a batch's ``rows`` in one round trip before the commit: the fence
+        check, the status of its games (locked) and the inserts are sent together (psycopg's
+        pipeline mode), then checked; :class:`FencedError` or :class:`GameStateError` when
+        the batch may not be stored as a whole (the transaction is rolled back)."""
+        connection = cursor.connection
+        wanted = {fence.table_id: fence for fence in fences}
+        games = sorted({row["game_id"] for row in rows})
+        checks = self._pipelined_checks
+        with connection.pipeline(), connection.cursor() as fenced, connection.cursor() as statuses:
+            if wanted:
+                fenced.execute(checks[0].sql, checks[0].parameters({"table_ids": sorted(wanted)}))
+            statuses.execute(checks[1].sql, checks[1].parameters({"game_ids": games}))
+            insert = self._append_statements[1]
+            cursor.executemany(insert.sql, [insert.parameters(row) for row in rows])
+            found = {str(table_id): int(token) for table_id, token in fenced.fetchall()} if wanted else {}
+            running = {str(game) for game, status in statuses.fetchall() if status == "running"}
+        _refuse_moved(wanted, found)
+        if running != set(games):
+            raise GameStateError(f"a game of the batch is not running: {sorted(set(games) - running)}")
+
+    @functools.cached_property
+    def _pipelined_checks(self) -> tuple[DriverStatement, DriverStatement]:
+        """The fence check and the games' status of :meth:`_append_pipelined`, compiled once."""
+        fences = self._fences_statement
+        assert fences is not None, "PostgreSQL only"
+        return fences, self.driver_statement(_GAMES_STATUS_FOR_UPDATE)
 
     def finish_game(self, game_id: str, record_json: str, settlement_json: str, fence: Fence | None = None) -> bool:
         """Mark a running game finished with its record and settlement breakdown (R9.6).
