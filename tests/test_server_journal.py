@@ -55,6 +55,34 @@ def test_actions_that_wait_together_share_one_transaction(tmp_path: Path) -> Non
     store.close()
 
 
+def test_actions_a_few_turns_of_the_loop_apart_share_one_transaction(tmp_path: Path) -> None:
+    """A store in the event loop (SQLite) takes no action while it writes: a batch stays
+    open a few turns of the loop, for the actions on their way from the sockets."""
+    store = Store(f"sqlite:///{tmp_path / 'journal.db'}")
+    calls: list[int] = []
+
+    async def run_db(function: Callable[[], Any]) -> Any:
+        calls.append(1)
+        return function()
+
+    journal = ActionJournal(store, run_db)
+    for table in range(3):
+        store.save_game(f"g{table}", "room", CONFIG)
+
+    async def table(index: int) -> None:
+        for _ in range(index):
+            await asyncio.sleep(0)  # this table acts ``index`` turns after the first
+        await journal.append(f"g{index}", 1, "{}")
+
+    async def scenario() -> None:
+        await asyncio.gather(*(table(i) for i in range(3)))
+
+    asyncio.run(scenario())
+    assert len(calls) == 1
+    assert sorted(g.game_id for g in store.running_games() if g.actions) == ["g0", "g1", "g2"]
+    store.close()
+
+
 def test_each_caller_gets_its_own_answer(tmp_path: Path) -> None:
     store, journal, calls = _journal(tmp_path)
     store.save_game("g", "room", CONFIG)

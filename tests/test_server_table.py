@@ -23,7 +23,15 @@ from shuangkou.server.clock import Turn
 from shuangkou.server.connection import Connection
 from shuangkou.server.inbox import Received, Sit, Watch
 from shuangkou.server.journal import ActionJournal
-from shuangkou.server.protocol import HintMessage, HostingMessage, LeaveMessage, PlayMessage, ReadyMessage
+from shuangkou.server.protocol import (
+    HintMessage,
+    HostingMessage,
+    LeaveMessage,
+    PingMessage,
+    PlayMessage,
+    ReadyMessage,
+)
+from shuangkou.server.pusher import MovesPusher
 from shuangkou.server.room import Room
 from shuangkou.server.tables import Services, Table
 from shuangkou.store import Account, Store
@@ -48,6 +56,15 @@ class Client:
             self.log.append(message)
             if message["type"] == kind:
                 return message
+
+    async def first(self, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        """The first message, received so far or next, that is ``wanted``."""
+        for message in self.log:
+            if wanted(message):
+                return message
+        while not wanted(message := await self.receive("state")):
+            pass
+        return message
 
     def drain(self) -> list[dict[str, Any]]:
         """Every message queued so far (kept in ``log`` too)."""
@@ -192,7 +209,12 @@ def test_R2_1_a_newcomer_in_the_departed_winners_seat_does_not_lead(tmp_path: Pa
     asyncio.run(scenario())
 
 
-def test_the_mover_alone_gets_its_legal_moves_after_the_state(tmp_path: Path) -> None:
+def dealt(message: dict[str, Any]) -> bool:
+    """A state of a game's first turn."""
+    return message["type"] == "state" and message["table"]["game"] is not None
+
+
+def test_the_mover_alone_gets_its_legal_moves_with_its_state(tmp_path: Path) -> None:
     async def scenario() -> None:
         harness = Harness(tmp_path, load_config("points"), seed=11)
         harness.table.start()
@@ -206,11 +228,11 @@ def test_the_mover_alone_gets_its_legal_moves_after_the_state(tmp_path: Path) ->
         mover, other = seats[game.to_act], seats[1 - game.to_act]
         expected = pushed_moves(game)
         assert expected
-        pushed = await mover.receive("hint")  # unasked, after the state it is for
-        dealt = [message for message in mover.log if message["type"] == "state"][-1]["table"]
-        assert dealt["game"]["seq"] == 0 and dealt["game"]["to_act"] == dealt["you"]
-        assert pushed == {"type": "hint", "seq": dealt["seq"], "moves": expected}
-        assert "moves" not in dealt  # a state carries no moves: they come apart
+        state = await mover.first(dealt)
+        table = state["table"]
+        assert table["game"]["seq"] == 0 and table["game"]["to_act"] == table["you"]
+        assert state["moves"] == expected  # unasked: the state of its turn carries them
+        assert "moves" not in await other.first(dealt) and "moves" not in await sue.first(dealt)
 
         harness.table.tell(Received(mover.connection, HintMessage(type="hint")))
         assert (await mover.receive("hint"))["moves"] == expected  # asked again: the same moves
@@ -223,8 +245,9 @@ def test_the_mover_alone_gets_its_legal_moves_after_the_state(tmp_path: Path) ->
         await asyncio.sleep(0.05)
         for client in (ann, bob, sue):
             hints = [message for message in client.drain() if message["type"] == "hint"]
-            if client is mover:  # the pushed one and the asked one; none once hosting plays the seat
-                assert [message["seq"] for message in hints] == [dealt["seq"], dealt["seq"]]
+            if client is mover:  # the one asked for; none once hosting plays the seat
+                assert [message["seq"] for message in hints] == [table["seq"]]
+                assert [message for message in client.log if dealt(message) and "moves" in message] == [state]
             elif client is other:
                 assert [message["moves"] for message in hints] == [[]]  # only the one it asked for
             else:
@@ -233,6 +256,54 @@ def test_the_mover_alone_gets_its_legal_moves_after_the_state(tmp_path: Path) ->
         for move in expected:
             needed = [str(card.rank) for card in parse_cards(move["cards"])]
             assert all(needed.count(rank) <= held.count(rank) for rank in needed)  # its own cards
+        await harness.close()
+
+    asyncio.run(scenario())
+
+
+class ServedOnDemand(MovesPusher):
+    """A pusher that serves its tables only when told to."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: list[Table] = []
+
+    def push(self, table: Any) -> None:
+        self.tables.append(table)
+
+    def serve(self) -> None:
+        tables, self.tables = self.tables, []
+        for table in tables:
+            table.send_moves()
+
+
+def test_a_held_state_goes_out_before_anything_else_and_its_moves_follow(tmp_path: Path) -> None:
+    """The state of the seat to act waits for its moves; a message the table sends the seat
+    meanwhile goes out after that state (sent without them), and the moves follow as a ``hint``."""
+
+    async def scenario() -> None:
+        harness = Harness(tmp_path, load_config("points"), seed=11)
+        pusher = harness.table.services.pusher = ServedOnDemand()
+        harness.table.start()
+        ann, bob = await harness.sit("Ann"), await harness.sit("Bob")
+        harness.table.tell(Received(ann.connection, ReadyMessage(type="ready")))
+        await ann.receive("state")
+        harness.table.tell(Received(bob.connection, ReadyMessage(type="ready")))
+        seats = [ann, bob]
+        while harness.table.current is None or pusher.tables == []:
+            await asyncio.sleep(0)  # the game starts; the mover's state is held
+        game = harness.game
+        mover, other = seats[game.to_act], seats[1 - game.to_act]
+        assert "moves" not in await other.first(dealt)
+        assert not any(map(dealt, mover.drain()))  # nothing yet
+        harness.table.tell(Received(mover.connection, PingMessage(type="ping")))
+        await mover.receive("pong")
+        state, pong = mover.log[-2:]
+        assert dealt(state) and "moves" not in state and pong == {"type": "pong"}  # in the order made
+        pusher.serve()
+        hint = await mover.receive("hint")
+        assert hint == {"type": "hint", "seq": state["table"]["seq"], "moves": pushed_moves(game)}
+        assert mover.drain()[-1] is hint  # sent once
         await harness.close()
 
     asyncio.run(scenario())
@@ -248,8 +319,10 @@ def test_the_first_turn_of_a_new_game_gets_its_own_moves(tmp_path: Path) -> None
         ann, bob = await harness.sit("Ann"), await harness.sit("Bob")
         await harness.ready(ann, bob)
         leader = harness.game.leader
+        assert harness.table.current is not None
+        game_id = harness.table.current.game_id
         mover, other = [ann, bob][leader], [ann, bob][1 - leader]
-        first = (await mover.receive("hint"))["moves"]
+        first = (await mover.first(dealt))["moves"]
         assert first == pushed_moves(harness.game)
         harness.table.tell(Received(other.connection, LeaveMessage(type="leave")))  # an escape before any play
         await other.receive("left")
@@ -259,8 +332,8 @@ def test_the_first_turn_of_a_new_game_gets_its_own_moves(tmp_path: Path) -> None
         assert game.leader == leader and game.plays == []  # the same turn of the game as before
         expected = pushed_moves(game)
         assert expected != first
-        pushed = await mover.receive("hint")
-        assert pushed["moves"] == expected and pushed["seq"] == harness.table.seq
+        pushed = await mover.first(lambda message: dealt(message) and message["table"]["game_id"] != game_id)
+        assert pushed["moves"] == expected and pushed["table"]["seq"] == harness.table.seq
         await harness.close()
 
     asyncio.run(scenario())

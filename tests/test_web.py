@@ -450,7 +450,8 @@ def test_bot_game_hint_cycling_selection_illegal_play_and_a_whole_game(server: S
     ana.play_bots("points")
     ana.wait_turn()
 
-    # Hint cycles weakest-first through the server's moves and selects their cards.
+    # Hint cycles weakest-first through the server's moves (they came with the state of
+    # Ana's turn, its ``moves``) and selects their cards.
     page.keyboard.press("h")
     page.wait_for_selector("#hint-count:text-matches('^1/')")
     total = int(page.inner_text("#hint-count").split("/")[1])

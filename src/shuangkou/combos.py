@@ -187,27 +187,44 @@ class Combo(NamedTuple):
 
     def view(self) -> ComboView:
         """The JSON form sent to players (:class:`ComboView`)."""
-        return {
-            **self.to_dict(),
-            "bomb": self.is_bomb,
-            "width": self.width,
-            "stands_for": [rank.symbol for rank in self.stands_for],
-        }
+        view = _view_form(self).copy()
+        view["stands_for"] = list(view["stands_for"])
+        return view
 
     def to_dict(self) -> ComboDict:
         """The JSON shape used by the command line, game records and events (:class:`ComboDict`)."""
-        return {
-            "kind": self.kind.value,
-            "length": self.length,
-            "top": Rank(self.top).symbol,
-            "phase": self.phase,
-            "cards": format_counts(self.cards),
-            "reading": format_counts(self.reading),
-        }
+        return _dict_form(self).copy()
 
     def __str__(self) -> str:
         phase = f" phase {self.phase}" if self.phase else ""
         return f"{self.kind.value} {format_counts(self.reading)}{phase}"
+
+
+# A combination's JSON forms depend on nothing else, and the same few thousand recur in
+# every game (events, views, records): each is built once, and callers get a copy.
+_FORMS_KEPT = 65_536
+
+
+@lru_cache(maxsize=_FORMS_KEPT)
+def _dict_form(combo: Combo) -> ComboDict:
+    return {
+        "kind": combo.kind.value,
+        "length": combo.length,
+        "top": Rank(combo.top).symbol,
+        "phase": combo.phase,
+        "cards": format_counts(combo.cards),
+        "reading": format_counts(combo.reading),
+    }
+
+
+@lru_cache(maxsize=_FORMS_KEPT)
+def _view_form(combo: Combo) -> ComboView:
+    return {
+        **_dict_form(combo),
+        "bomb": combo.is_bomb,
+        "width": combo.width,
+        "stands_for": [rank.symbol for rank in combo.stands_for],
+    }
 
 
 class InvalidCombination(ValueError):

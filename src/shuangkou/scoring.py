@@ -33,6 +33,7 @@ The worked example of R10.4 (wealth edition, X = 1000; A played a 6-phase bomb, 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from collections.abc import Collection, Sequence
@@ -273,6 +274,7 @@ def scoring_phase(bombs: Sequence[BombLike], config: RoomConfig) -> PhaseScore:
 Amount = Fraction | int
 
 
+@functools.cache  # a room's few shares, read at every settlement and escape cost
 def _exact(share: float) -> Fraction:
     """A configured share as an exact fraction (0.7 is 7/10)."""
     return Fraction(str(share))

@@ -146,6 +146,8 @@ class Client:
         if message["type"] == "state":
             self.table = message["table"]
             self.events.extend(message["events"])
+            if "moves" in message:  # a state of our turn carries our moves
+                self.moves = {"type": "hint", "seq": self.table["seq"], "moves": message["moves"]}
         else:
             if message["type"] == "hint":
                 self.moves = message
@@ -209,8 +211,8 @@ class Client:
         await self.send({"type": "pass", "seq": self.seq})
 
     async def hint(self) -> list[dict[str, Any]]:
-        """The legal moves for the state shown, in hint order: those the server pushed after
-        it, or else asked for."""
+        """The legal moves for the state shown, in hint order: those its state carried or the
+        server pushed after it, or else asked for."""
         def current() -> dict[str, Any] | None:
             fresh = self.moves is not None and self.table is not None and self.moves["seq"] == self.table["seq"]
             return self.moves if fresh else None

@@ -50,7 +50,7 @@ class Connection:
     def send(self, message: dict[str, Any]) -> None:
         """Queue a message; a reader too slow to keep up is disconnected."""
         if not self.closed:
-            self.send_json(orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode())
+            self.send_json(orjson.dumps(message).decode())
 
     def send_refusal(self, message: dict[str, Any]) -> None:
         """Queue the reply to a refused message, unless the queue is half full: then it is

@@ -3,9 +3,10 @@ written in one transaction.
 
 A table awaits :meth:`ActionJournal.append` before it acknowledges an action, as before;
 but instead of one commit per action, the journal collects the actions of every table
-that arrive while a write is under way (or within the same turn of the event loop) and
-commits them together. Under load this turns a thousand commits a second into a few
-dozen, with no action acknowledged before it is stored.
+that arrive while a write is under way (with PostgreSQL, in a database thread) or within a
+few turns of the event loop (with SQLite, whose writes hold the loop, the only way to
+gather more than one turn's actions) and commits them together. Under load this turns a
+thousand commits a second into a few dozen, with no action acknowledged before it is stored.
 """
 
 from __future__ import annotations
@@ -19,6 +20,10 @@ from ..store import Fence, Store
 from .metrics import METRICS
 
 __all__ = ["ActionJournal"]
+
+_GATHERING_TURNS = 3
+"""Turns of the event loop a batch stays open: an action whose frame was read in this turn
+reaches the journal within them (its reader hands it to its table, which stores it)."""
 
 _Entry = tuple[str, int, str, Fence | None, "asyncio.Future[None]"]
 
@@ -42,8 +47,8 @@ class ActionJournal:
         done: asyncio.Future[None] = loop.create_future()
         self.pending.append((game_id, seq, action_json, fence, done))
         if self.writer is None or self.writer.done():
-            # A task starts on the next turn of the loop: the actions of every table that
-            # acts in this turn join the same batch.
+            # A task starts on the next turn of the loop, and writes a few turns later: the
+            # actions of every table that acts meanwhile join the same batch.
             self.writer = loop.create_task(self._write(), name="action-journal")
         await done
 
@@ -51,6 +56,8 @@ class ActionJournal:
         while self.pending:
             if self.delay:
                 await asyncio.sleep(self.delay)
+            for _ in range(_GATHERING_TURNS):
+                await asyncio.sleep(0)
             batch, self.pending = self.pending, []
             actions = [(game_id, seq, action_json) for game_id, seq, action_json, _, _ in batch]
             fences = [fence for *_, fence, _ in batch]

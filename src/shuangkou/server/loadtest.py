@@ -393,6 +393,8 @@ class _Bot:
                 message = orjson.loads(await self.socket.recv(decode=False))  # parsed from the bytes received
                 kind = message["type"]
                 if kind == "state":
+                    if "moves" in message:  # a state of our turn carries our moves
+                        self.pushed = {"seq": message["table"]["seq"], "moves": message["moves"]}
                     self.on_state(message["table"])
                 elif kind == "hint":
                     self.pushed = message
@@ -488,7 +490,7 @@ class _Bot:
         run = self.run
         if self.table is None or self.table["seq"] != seq or run.stopping:
             return
-        if self.pushed is not None and self.pushed["seq"] == seq:  # pushed after the state, as the browser reads them
+        if self.pushed is not None and self.pushed["seq"] == seq:  # with the state or after it, as a browser reads them
             moves = self.pushed["moves"]
             self.asked_in_window = run.measuring
         else:  # a server that does not push them: ask for a hint (one round trip)

@@ -185,16 +185,18 @@ class WelcomeMessage(TypedDict):
 
 
 class StateMessage(TypedDict):
-    """The whole state as this connection may see it, after ``events`` (may be empty)."""
+    """The whole state as this connection may see it, after ``events`` (may be empty); the
+    state of a person's turn carries the seat's legal ``moves`` in hint order."""
 
     type: Literal["state"]
     events: list[EventView]
     table: TableView
+    moves: NotRequired[list[MoveView]]
 
 
 class HintReply(TypedDict):
-    """The legal moves of the seat in hint order, as pushed after the state; empty unless it
-    is the seat's turn."""
+    """The legal moves of the seat in hint order, as a state of its turn carries them; empty
+    unless it is the seat's turn."""
 
     type: Literal["hint"]
     seq: int

@@ -1,11 +1,11 @@
-"""The mover's legal moves, pushed after the state at a low priority.
+"""The mover's legal moves, listed at a low priority: the mover's state waits for them.
 
 Listing a lead's moves takes up to milliseconds, and a group commit wakes many tables at
 once. Listed as each table changes, they would hold the event loop for the whole batch,
 and every message arriving meanwhile would wait. :class:`MovesPusher` lists them in the
 next turns of the event loop instead, for about a millisecond per turn (at least one
-table), so the network is read and written in between, and every ``state`` goes out
-before the moves of any turn are listed.
+table), so the network is read and written in between, and every ``state`` but the
+movers' goes out before the moves of any turn are listed.
 """
 
 from __future__ import annotations

@@ -156,6 +156,7 @@ class Table:
     _fill_waits: int = 0
     _bots_offered: int = 0  # the wait whose end offered bots (0: none)
     _searching: StateKey | None = None  # the state an expert bot's move is being searched for
+    _held: tuple[Connection, dict[str, Any]] | None = None  # the mover's state, waiting for its moves
     _background: set[asyncio.Task[None]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
@@ -249,6 +250,7 @@ class Table:
                 if isinstance(item, Stop):
                     break
                 started = time.perf_counter()
+                self._send_held()  # what the table sends next follows the state
                 try:
                     await self._handle(item)
                 except FencedError as problem:  # another node runs the table now
@@ -277,6 +279,7 @@ class Table:
                 if all(seat is None for seat in self.seats) and not self.spectators:
                     break
         finally:
+            self._send_held()
             self.clock.stop()
             self.fill_clock.stop()
             for seat in self.seats:
@@ -803,6 +806,7 @@ class Table:
     # -- views and messages ---------------------------------------------------------
 
     def _changed(self, events: list[Event]) -> None:
+        self._send_held()
         self.seq += 1
         turn = self.current.game.turn_key if self.current is not None else None
         if turn != self.turn_key:
@@ -812,35 +816,62 @@ class Table:
         self._arm_turn()
         encoded = [event.view() for event in events]
         views = TableViews(self)  # what all seats see alike is built once
+        mover = self.timed_seat()
         for index, seat in enumerate(self.seats):
             if seat is not None and seat.connection is not None:
-                seat.connection.send({"type": "state", "events": encoded, "table": views.of(index)})
+                self._send_seat_state(seat.connection, index, mover, {
+                    "type": "state", "events": encoded, "table": views.of(index),
+                })
         if self.spectators:  # one public view, encoded once, for every spectator
             text = orjson.dumps({"type": "state", "events": encoded, "table": views.of(None)}).decode()
             for connection in self.spectators:
                 connection.send_json(text)
-        self._push_moves()
 
     def _send_state(self, connection: Connection, index: int | None) -> None:
-        connection.send({"type": "state", "events": [], "table": table_view(self, index)})
-        if index is not None and index == self.timed_seat():
-            self._push_moves()
+        message = {"type": "state", "events": [], "table": table_view(self, index)}
+        if index is None:
+            connection.send(message)
+        else:
+            self._send_seat_state(connection, index, self.timed_seat(), message)
 
-    def _push_moves(self) -> None:
-        """Have the seat to act sent its legal moves for the current state, as a ``hint``,
-        at a low priority (:class:`MovesPusher`)."""
-        if self.timed_seat() is not None:
+    def _send_seat_state(self, connection: Connection, index: int, mover: int | None, message: dict[str, Any]) -> None:
+        """Send a seat its state; the state of the seat to act (``mover``, when a person plays
+        it) is held until its legal moves are listed, at a low priority (:class:`MovesPusher`),
+        and goes out carrying them (:meth:`send_moves`)."""
+        if index == mover:
+            self._held = (connection, message)
             self.services.pusher.push(self)
+        else:
+            connection.send(message)
+
+    def _send_held(self) -> None:
+        """Send the held state of the seat to act without its moves (they follow as a ``hint``):
+        the table is about to send something else, which must not overtake it."""
+        if self._held is not None:
+            connection, message = self._held
+            self._held = None
+            connection.send(message)
 
     def send_moves(self) -> None:
-        """Send the seat to act, when a person plays it, its legal moves for the current state."""
+        """Send the seat to act, when a person plays it, its legal moves for the current state:
+        in its held state, or else as a ``hint``."""
         index = self.timed_seat()
         current = self.current
-        if index is None or current is None:
+        seat = self.seats[index] if index is not None else None
+        if seat is None or seat.connection is None or current is None:
+            self._send_held()
             return
-        seat = self.seats[index]
-        if seat is not None and seat.connection is not None:
-            seat.connection.send_json(_hint(self.seq, self.moves.json(current.game, self.turn_seq)))
+        if current.game.turn_key != self.turn_key:
+            return  # an action is being stored: its change pushes the moves of the turn it makes
+        moves = self.moves.json(current.game, self.turn_seq)
+        held, self._held = self._held, None
+        if held is not None and held[0] is seat.connection:  # held since the last change: the current state
+            held[1]["moves"] = orjson.Fragment(moves)
+            seat.connection.send(held[1])
+            return
+        if held is not None:
+            held[0].send(held[1])
+        seat.connection.send_json(_hint(self.seq, moves))
 
     def _refuse(self, connection: Connection, code: ErrorCode, message: str) -> None:
         METRICS.errors.labels(code).inc()

@@ -5,8 +5,8 @@ protocol-schema``) describes each field. :func:`table_view` is built for every c
 on every change of a table: it reads what the table holds and computes nothing but what
 leaving would cost the seat it is built for (:meth:`Game.escape_cost`, kept by the game
 while what it depends on stays). The mover's legal
-moves travel apart, in a ``hint`` message that follows the state
-(:meth:`Table._push_moves`), from :class:`TurnMoves`, computed and encoded once per turn.
+moves, from :class:`TurnMoves`, computed and encoded once per turn, are added to its state
+when they are listed (:meth:`Table.send_moves`).
 """
 
 from __future__ import annotations

@@ -48,11 +48,22 @@ class Database:
         self._lock: AbstractContextManager[Any] = (
             threading.RLock() if isinstance(self._engine.pool, StaticPool) else nullcontext()
         )
+        # A SQLite file: the driver transactions share one connection, kept out of the pool
+        # (checking a connection out and back in cost about as much as an action's commit).
+        self._kept_lock = threading.Lock() if self.dialect == "sqlite" and not isinstance(
+            self._engine.pool, StaticPool
+        ) else None
+        self._kept: Any = None
         self.url: str = parsed.render_as_string(hide_password=True)
         """The database URL, password hidden."""
 
     def close(self) -> None:
         """Close every pooled connection. The store must not be used afterwards."""
+        if self._kept_lock is not None:
+            with self._kept_lock:
+                if self._kept is not None:
+                    self._kept.close()  # back to the pool, closed below
+                    self._kept = None
         self._engine.dispose()
 
     def __enter__(self) -> Self:
@@ -87,31 +98,45 @@ class Database:
         times the database's work. The driver's errors are raised as SQLAlchemy's
         (``IntegrityError``, ``OperationalError``…), as from :meth:`_transaction`."""
         driver_error: type[Exception] = self._engine.dialect.loaded_dbapi.Error
-        with self._lock:
+        with self._lock, self._driver_connection() as raw:
+            cursor = raw.cursor()
+            try:
+                if self.dialect == "sqlite":
+                    # the driver leaves transactions to us (see below)
+                    cursor.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                yield cursor
+                raw.commit()
+            except BaseException as error:
+                dialect = self._engine.dialect  # its is_disconnect takes the driver's Error, typed as PEP 249's
+                if isinstance(error, driver_error) and dialect.is_disconnect(
+                    error, raw.dbapi_connection, cursor  # type: ignore[arg-type]
+                ):
+                    raw.invalidate(error)  # not back to the pool: the next call connects anew
+                    if raw is self._kept:
+                        self._kept = None
+                else:
+                    raw.rollback()
+                if isinstance(error, driver_error):
+                    raise DBAPIError.instance(None, None, error, driver_error) from error
+                raise
+            finally:
+                cursor.close()
+
+    @contextmanager
+    def _driver_connection(self) -> Iterator[Any]:
+        """A driver connection for one transaction: on a SQLite file the one kept for them
+        all, one transaction at a time; else one from the pool."""
+        if self._kept_lock is None:
             raw = self._engine.raw_connection()
             try:
-                cursor = raw.cursor()
-                try:
-                    if self.dialect == "sqlite":
-                        # the driver leaves transactions to us (see below)
-                        cursor.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-                    yield cursor
-                    raw.commit()
-                except BaseException as error:
-                    dialect = self._engine.dialect  # its is_disconnect takes the driver's Error, typed as PEP 249's
-                    if isinstance(error, driver_error) and dialect.is_disconnect(
-                        error, raw.dbapi_connection, cursor  # type: ignore[arg-type]
-                    ):
-                        raw.invalidate(error)  # not back to the pool: the next call connects anew
-                    else:
-                        raw.rollback()
-                    if isinstance(error, driver_error):
-                        raise DBAPIError.instance(None, None, error, driver_error) from error
-                    raise
-                finally:
-                    cursor.close()
+                yield raw
             finally:
                 raw.close()  # back to the pool
+            return
+        with self._kept_lock:
+            if self._kept is None:
+                self._kept = self._engine.raw_connection()
+            yield self._kept
 
     @contextmanager
     def _transaction(self, write: bool = False) -> Iterator[Connection]:

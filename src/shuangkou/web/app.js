@@ -120,6 +120,7 @@ function receive(message) {
       break;
     case "state":
       onState(message);
+      if (message.moves) receive({ type: "hint", seq: message.table.seq, moves: message.moves }); // our turn's moves
       break;
     case "hint": {
       const wanted = state.hintWanted;

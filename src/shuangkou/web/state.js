@@ -138,8 +138,8 @@ export function isBomb(combo) {
   return Boolean(combo?.bomb);
 }
 
-/** Our legal moves in hint order, when it is our turn: the server pushes them after each
- * state of our turn in a `hint` message, each `{cards, as}`, the body of a play; else none. */
+/** Our legal moves in hint order, when it is our turn: a state of our turn carries them (its
+ * `moves`), else a `hint` message follows it; each `{cards, as}`, the body of a play. */
 export function legalMoves(state) {
   const moves = state.moves;
   return moves && state.table && moves.seq === state.table.seq ? moves.list : [];
