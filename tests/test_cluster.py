@@ -627,3 +627,26 @@ def test_a_killed_nodes_tables_without_a_game_close_and_their_players_are_back_i
     run(scenario())
     forgotten = logged(b, "node forgotten")
     assert [(record["node"], record["tables"], record["seats"]) for record in forgotten] == [("a", 2, 3)]
+
+
+def test_a_burst_of_lookups_waits_for_a_redis_connection(redis_url: str) -> None:
+    """Many players connecting at once each ask Redis where their table runs: the calls
+    beyond the node's connections wait for one instead of failing ("Too many
+    connections" refused players' connections in a 600-table load run)."""
+    from shuangkou.server.cluster import REDIS_CONNECTIONS, Cluster, ClusterSettings
+
+    name = f"burst-{uuid.uuid4().hex[:8]}"
+    settings = ClusterSettings(redis_url, "n1", "http://127.0.0.1:1", name=name)
+
+    async def scenario() -> list[tuple[str | None, str | None]]:
+        cluster = Cluster(settings, "instance")
+        try:
+            await cluster.redis.hset(settings.key("seats"), "7", "table-7")
+            return await asyncio.gather(*(cluster.owner_url(account) for account in range(6 * REDIS_CONNECTIONS)))
+        finally:
+            await cluster.redis.delete(settings.key("seats"))
+            await cluster.redis.aclose()
+
+    found = asyncio.run(scenario())
+    assert found[7] == ("table-7", None), "a seat whose table no live node runs"
+    assert all(where == (None, None) for account, where in enumerate(found) if account != 7)

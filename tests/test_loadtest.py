@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -152,3 +153,38 @@ def test_a_comparison_prints_where_the_cpu_went_in_each_run() -> None:
     assert "| tables | nodes | actions/s | server | node 1 | node 2 | postgresql | rest |" in text
     assert "| 300 | 1 | 250.0 | 50 % (2.0 ms) |  |  | 20 % (0.8 ms) | 5 % (0.2 ms) |" in text
     assert "| 300 | 2 | 250.0 |  | 40 % (1.6 ms) | 45 % (1.8 ms) | 25 % (1.0 ms) | 10 % (0.4 ms) |" in text
+
+
+def test_a_server_log_counts_structured_errors_and_uvicorns_own(tmp_path: Path) -> None:
+    """A load run counts the server's logged errors: its JSON records at ERROR and above,
+    and uvicorn's plain "ERROR:" lines (an exception in a WebSocket handler is logged only so)."""
+    from shuangkou.server.process import ServerProcess
+
+    server = ServerProcess(tmp_path)
+    server.log_path.write_text(
+        "Shuangkou is running at http://127.0.0.1:1/\n"
+        '{"level": "INFO", "message": "seated"}\n'
+        '{"level": "ERROR", "message": "settlement failed"}\n'
+        '{"level": "CRITICAL", "message": "database lost"}\n'
+        '{"level": "WARNING", "message": "heartbeat failed"}\n'
+        "ERROR:    Exception in ASGI application\n"
+        "Traceback (most recent call last):\n"
+        "redis.exceptions.MaxConnectionsError: Too many connections\n"
+        "{not json\n"
+    )
+    assert server.log_errors() == 3
+
+
+def test_errors_before_the_window_count_apart_and_none_while_stopping() -> None:
+    """An error while players are seated or warm up (a redirect that failed leaves a player
+    without a table for the whole window) is reported as ``warmup:CODE``; one while the
+    run stops is not an error of the server."""
+    from shuangkou.server.loadtest import _Run
+
+    run = _Run(LoadSettings(), "http://127.0.0.1:1")
+    run.error("redirect_failed")
+    run.measuring = True
+    run.error("connection_lost")
+    run.measuring, run.stopping = False, True
+    run.error("connection_lost")
+    assert run.errors == {"warmup:redirect_failed": 1, "connection_lost": 1}

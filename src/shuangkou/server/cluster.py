@@ -47,6 +47,12 @@ LIVENESS_TTL: Final = 5.0
 HEARTBEAT: Final = 1.0
 """Seconds between two renewals of a node's liveness (and of its load in ``nodes``)."""
 
+REDIS_CONNECTIONS: Final = 50
+"""Connections a node keeps to Redis at most; more calls at once wait for one."""
+
+REDIS_WAIT: Final = 10.0
+"""Seconds a Redis call waits for a free connection before it fails."""
+
 CLAIM_TTL: Final = 10.0
 """Seconds a claim on a dead node's table stays with its claimant (it is deleted once restored)."""
 
@@ -259,9 +265,13 @@ class Cluster:
     def __init__(self, settings: ClusterSettings, instance: str) -> None:
         self.settings = settings
         self.instance = instance
-        self.redis = aioredis.Redis.from_url(
-            settings.redis_url, socket_timeout=5, socket_connect_timeout=5, decode_responses=True
+        # A blocking pool: when every connection is in use (a burst of players connecting at
+        # once), a call waits for one instead of failing with "Too many connections".
+        pool = aioredis.BlockingConnectionPool.from_url(
+            settings.redis_url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT,
+            socket_timeout=5, socket_connect_timeout=5, decode_responses=True,
         )
+        self.redis = aioredis.Redis.from_pool(pool)  # closed with the client
         self.nodes: dict[str, NodeStatus] = {}  # the live nodes as of the last heartbeat, this one included
         self.dead: list[str] = []  # nodes listed in ``nodes`` whose liveness expired
         self._sent: set[str] = set()  # waiting tables of other nodes a player was sent to since the last heartbeat

@@ -273,8 +273,12 @@ class _Run:
         self.errors = Counter()
 
     def error(self, code: str) -> None:
+        """Count an error; one before the window (seating, warm-up) as ``warmup:CODE``: a
+        player left without a table then plays no part in the window, so it counts too."""
         if self.measuring:
             self.errors[code] += 1
+        elif not self.stopping:
+            self.errors[f"warmup:{code}"] += 1
 
     async def request(self, method: str, path: str, body: bytes = b"") -> bytes:
         """A minimal HTTP/1.1 request on its own connection (no client library needed)."""
@@ -835,9 +839,9 @@ def run_load(settings: LoadSettings) -> LoadReport:
                 server.terminate(timeout=60)
             if len(servers) > 1 or settings.cluster:
                 _forget_cluster(settings.redis_url, servers[0].extra_args)
-        problems = [r for server in servers for r in server.log_records() if r.get("level") in ("ERROR", "CRITICAL")]
+        problems = sum(server.log_errors() for server in servers)
         if problems:
-            report.errors["server_log_error"] = len(problems)
+            report.errors["server_log_error"] = problems
         return report
 
 

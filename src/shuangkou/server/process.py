@@ -149,6 +149,20 @@ class ServerProcess:
                     continue
         return records
 
+    def log_errors(self) -> int:
+        """How many errors the server logged: structured records at ERROR or CRITICAL, and
+        uvicorn's own plain lines (``ERROR:    Exception in ASGI application``)."""
+        count = 0
+        for line in self.log_path.read_text(errors="replace").splitlines():
+            if line.startswith(("ERROR:", "CRITICAL:")):
+                count += 1
+            elif line.startswith("{"):
+                try:
+                    count += json.loads(line).get("level") in ("ERROR", "CRITICAL")
+                except ValueError:
+                    continue
+        return count
+
     def get(self, path: str, token: str | None = None) -> Any:
         """GET a JSON document from the server (``token``: the operator's by default for /api/admin)."""
         return self._request("GET", path, None, token)
