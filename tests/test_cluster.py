@@ -11,9 +11,12 @@ afterwards. Without either the tests skip, saying which is missing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import os
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -650,3 +653,92 @@ def test_a_burst_of_lookups_waits_for_a_redis_connection(redis_url: str) -> None
     found = asyncio.run(scenario())
     assert found[7] == ("table-7", None), "a seat whose table no live node runs"
     assert all(where == (None, None) for account, where in enumerate(found) if account != 7)
+
+
+class _RedisLine:
+    """A TCP relay to Redis that can be cut and restored on the same port: what a node sees
+    when its Redis stops answering for a moment."""
+
+    def __init__(self, redis_url: str) -> None:
+        from urllib.parse import urlsplit
+
+        from shuangkou.server.process import free_port
+
+        target = urlsplit(redis_url)
+        self.target = (target.hostname or "127.0.0.1", target.port or 6379)
+        self.port = free_port()
+        self.loop = asyncio.new_event_loop()
+        self.server: asyncio.Server | None = None
+        self.writers: set[asyncio.StreamWriter] = set()
+        threading.Thread(target=self.loop.run_forever, daemon=True).start()
+
+    def url(self, database: str = "0") -> str:
+        return f"redis://127.0.0.1:{self.port}/{database}"
+
+    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        upstream_reader, upstream_writer = await asyncio.open_connection(*self.target)
+        self.writers |= {writer, upstream_writer}
+
+        async def pump(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+            with contextlib.suppress(Exception):
+                while data := await source.read(65536):
+                    sink.write(data)
+                    await sink.drain()
+            sink.close()
+
+        await asyncio.gather(pump(reader, upstream_writer), pump(upstream_reader, writer))
+
+    def _call(self, coroutine: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(10)
+
+    def up(self) -> None:
+        async def start() -> None:
+            self.server = await asyncio.start_server(self._relay, "127.0.0.1", self.port, reuse_address=True)
+
+        self._call(start())
+
+    def cut(self) -> None:
+        async def stop() -> None:
+            assert self.server is not None
+            self.server.close()
+            for writer in self.writers:
+                writer.close()
+            self.writers.clear()
+
+        self._call(stop())
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+
+
+def test_a_player_connecting_while_redis_is_cut_off_is_told_to_connect_again(
+    tmp_path: Path, database_url: str, redis_url: str, cluster_name: str
+) -> None:
+    """A node that cannot ask Redis where a connecting player's table runs refuses the
+    connection with a clear error (``unavailable``, close code 1013) instead of dropping it;
+    once Redis answers again the player is welcomed."""
+    import websockets.sync.client
+
+    line = _RedisLine(redis_url)
+    line.up()
+    node = server_process(
+        tmp_path / "node", database_url, write_rooms(tmp_path / "rooms"), 0.01,
+        ("--redis-url", line.url(), "--node-id", "a", "--cluster", cluster_name),
+    )
+    try:
+        node.start(60)
+        token = node.post("/api/guest", {"name": "Eve"})["token"]
+        socket_url = node.url.replace("http", "ws", 1) + f"/ws?token={token}"
+        line.cut()
+        with websockets.sync.client.connect(socket_url, open_timeout=10) as socket:
+            refusal = json.loads(socket.recv(timeout=15))
+            with pytest.raises(websockets.ConnectionClosed) as closed:
+                socket.recv(timeout=5)
+        assert refusal["type"] == "error" and refusal["code"] == "unavailable", refusal
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+        line.up()
+        with websockets.sync.client.connect(socket_url, open_timeout=10) as socket:
+            assert json.loads(socket.recv(timeout=15))["type"] == "welcome"
+    finally:
+        node.kill()
+        line.close()

@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final, TypeVar
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+from redis import RedisError
 from starlette.requests import HTTPConnection
 
 from ..store import Account, Store
@@ -137,14 +138,19 @@ class AppState:
     async def route(self, account: Account) -> tuple[str, str | None] | None:
         """Where a connecting player belongs, in a cluster: None here (seated here, or
         nowhere); else ("redirect", URL of the node running the player's table), or
-        ("moving", None) while no live node runs it (it is being taken over)."""
+        ("moving", None) while no live node runs it (it is being taken over).
+        :class:`LobbyError` ``unavailable`` when Redis does not answer."""
         cluster = self.cluster
         if cluster is None or account.id in self.lobby.seated:
             return None
         if not self.lobby.accepting:  # stopping: another node seats the player
             elsewhere = cluster.least_loaded()
             return ("redirect", elsewhere) if elsewhere is not None else None
-        table, url = await cluster.owner_url(account.id)
+        try:
+            table, url = await cluster.owner_url(account.id)
+        except RedisError as problem:
+            message = f"the cluster's directory (Redis) did not answer ({problem}); connect again"
+            raise LobbyError("unavailable", message) from None
         if table is None or url == cluster.settings.public_url:
             return None
         if url is not None:

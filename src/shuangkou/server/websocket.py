@@ -134,7 +134,11 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     except LobbyError as problem:
         await _refuse_and_close(websocket, problem.code, problem.message, 4401)
         return
-    route = await state.route(account)
+    try:
+        route = await state.route(account)
+    except LobbyError as problem:  # the cluster's Redis did not answer: nothing was changed
+        await _refuse_and_close(websocket, problem.code, problem.message, 1013)
+        return
     if route is not None:  # a cluster: the player's table runs on another node, or this one stops
         where, url = route
         moved = {"type": "redirect", "url": url} if where == "redirect" else {"type": "closed", "reason": where}
