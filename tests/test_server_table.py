@@ -17,8 +17,9 @@ import pytest
 
 from shuangkou.bots import Seen, hint_moves
 from shuangkou.cards import parse_cards
+from shuangkou.combos import Combo
 from shuangkou.config import RoomConfig, load_config
-from shuangkou.game import Game
+from shuangkou.game import Game, Play
 from shuangkou.server.clock import Turn
 from shuangkou.server.connection import Connection
 from shuangkou.server.inbox import Received, Sit, Watch
@@ -334,6 +335,55 @@ def test_the_first_turn_of_a_new_game_gets_its_own_moves(tmp_path: Path) -> None
         assert expected != first
         pushed = await mover.first(lambda message: dealt(message) and message["table"]["game_id"] != game_id)
         assert pushed["moves"] == expected and pushed["table"]["seq"] == harness.table.seq
+        await harness.close()
+
+    asyncio.run(scenario())
+
+
+def _seed_and_move_the_other_seat_cannot_beat(config: RoomConfig) -> tuple[int, Combo]:
+    """A seed and a lead of its first deal that the other seat cannot beat (R2.6: it passes
+    at once, and the turn comes back to the leader)."""
+    for seed in range(200):
+        game = Game.deal(config, seed)
+        for move in game.legal_moves():
+            after = Game.deal(config, seed)
+            after.apply(Play.move(after.to_act, move))
+            if not after.finished and after.to_act == game.to_act:
+                return seed, move
+    raise AssertionError("no such deal among the first 200 seeds")
+
+
+def test_the_answer_to_a_players_own_action_is_not_held_for_its_moves(tmp_path: Path) -> None:
+    """R2.6: when the other seat passes at once for want of a move, the turn comes back to
+    the player who just played; the state that acknowledges the play goes out at once (not
+    held while the moves are listed at a low priority), and the moves follow as a ``hint``."""
+    config = load_config("points")
+    seed, move = _seed_and_move_the_other_seat_cannot_beat(config)
+
+    async def scenario() -> None:
+        harness = Harness(tmp_path, config, seed)
+        pusher = harness.table.services.pusher = ServedOnDemand()
+        harness.table.start()
+        ann, bob = await harness.sit("Ann"), await harness.sit("Bob")
+        harness.table.tell(Received(ann.connection, ReadyMessage(type="ready")))
+        await ann.receive("state")
+        harness.table.tell(Received(bob.connection, ReadyMessage(type="ready")))
+        while harness.table.current is None or pusher.tables == []:
+            await asyncio.sleep(0)
+        pusher.serve()
+        leader = harness.game.to_act
+        mover = [ann, bob][leader]
+        await mover.first(lambda message: dealt(message) and "moves" in message)
+        cards = move.to_dict()["cards"]
+        harness.table.tell(Received(mover.connection, PlayMessage(type="play", seq=harness.table.seq, cards=cards)))
+        answer = await mover.first(
+            lambda message: message["type"] == "state" and any(event["type"] == "play" for event in message["events"])
+        )
+        assert answer["table"]["game"]["to_act"] == leader, "the other seat passed at once"
+        assert "moves" not in answer and pusher.tables, "acknowledged before its moves were listed"
+        pusher.serve()
+        hint = await mover.receive("hint")
+        assert hint == {"type": "hint", "seq": answer["table"]["seq"], "moves": pushed_moves(harness.game)}
         await harness.close()
 
     asyncio.run(scenario())

@@ -614,7 +614,7 @@ class Table:
                 self._notice(event.seat, event.count)
         if game.finished:
             await self._settle()
-        self._changed(events)
+        self._changed(events, answering=connection)
         return True
 
     def _notice(self, index: int, count: int) -> None:
@@ -805,7 +805,11 @@ class Table:
 
     # -- views and messages ---------------------------------------------------------
 
-    def _changed(self, events: list[Event]) -> None:
+    def _changed(self, events: list[Event], answering: Connection | None = None) -> None:
+        """Send every seat and spectator the new state. The state that answers a player's own
+        action (``answering``: their connection) is never held for its moves, even when the
+        turn comes back to them (the other seat passed for want of a move): the action is
+        acknowledged at once, and its moves follow as a ``hint``."""
         self._send_held()
         self.seq += 1
         turn = self.current.game.turn_key if self.current is not None else None
@@ -821,7 +825,7 @@ class Table:
             if seat is not None and seat.connection is not None:
                 self._send_seat_state(seat.connection, index, mover, {
                     "type": "state", "events": encoded, "table": views.of(index),
-                })
+                }, hold=seat.connection is not answering)
         if self.spectators:  # one public view, encoded once, for every spectator
             text = orjson.dumps({"type": "state", "events": encoded, "table": views.of(None)}).decode()
             for connection in self.spectators:
@@ -834,15 +838,19 @@ class Table:
         else:
             self._send_seat_state(connection, index, self.timed_seat(), message)
 
-    def _send_seat_state(self, connection: Connection, index: int, mover: int | None, message: dict[str, Any]) -> None:
+    def _send_seat_state(
+        self, connection: Connection, index: int, mover: int | None, message: dict[str, Any], hold: bool = True
+    ) -> None:
         """Send a seat its state; the state of the seat to act (``mover``, when a person plays
-        it) is held until its legal moves are listed, at a low priority (:class:`MovesPusher`),
-        and goes out carrying them (:meth:`send_moves`)."""
+        it) is held, with ``hold``, until its legal moves are listed, at a low priority
+        (:class:`MovesPusher`), and goes out carrying them (:meth:`send_moves`); without,
+        it goes now and the moves follow as a ``hint``."""
         if index == mover:
-            self._held = (connection, message)
             self.services.pusher.push(self)
-        else:
-            connection.send(message)
+            if hold:
+                self._held = (connection, message)
+                return
+        connection.send(message)
 
     def _send_held(self) -> None:
         """Send the held state of the seat to act without its moves (they follow as a ``hint``):
