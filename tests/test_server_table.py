@@ -278,21 +278,28 @@ class ServedOnDemand(MovesPusher):
             table.send_moves()
 
 
+async def dealt_with_moves_on_demand(harness: Harness) -> tuple[ServedOnDemand, list[Client]]:
+    """Start the harness's table with a pusher served on demand, seat Ann and Bob, and
+    have them ready until the game is dealt and the mover's state is held for its moves;
+    returns the pusher and the two seats' clients."""
+    pusher = harness.table.services.pusher = ServedOnDemand()
+    harness.table.start()
+    ann, bob = await harness.sit("Ann"), await harness.sit("Bob")
+    harness.table.tell(Received(ann.connection, ReadyMessage(type="ready")))
+    await ann.receive("state")
+    harness.table.tell(Received(bob.connection, ReadyMessage(type="ready")))
+    while harness.table.current is None or pusher.tables == []:
+        await asyncio.sleep(0)  # the game starts; the mover's state is held
+    return pusher, [ann, bob]
+
+
 def test_a_held_state_goes_out_before_anything_else_and_its_moves_follow(tmp_path: Path) -> None:
     """The state of the seat to act waits for its moves; a message the table sends the seat
     meanwhile goes out after that state (sent without them), and the moves follow as a ``hint``."""
 
     async def scenario() -> None:
         harness = Harness(tmp_path, load_config("points"), seed=11)
-        pusher = harness.table.services.pusher = ServedOnDemand()
-        harness.table.start()
-        ann, bob = await harness.sit("Ann"), await harness.sit("Bob")
-        harness.table.tell(Received(ann.connection, ReadyMessage(type="ready")))
-        await ann.receive("state")
-        harness.table.tell(Received(bob.connection, ReadyMessage(type="ready")))
-        seats = [ann, bob]
-        while harness.table.current is None or pusher.tables == []:
-            await asyncio.sleep(0)  # the game starts; the mover's state is held
+        pusher, seats = await dealt_with_moves_on_demand(harness)
         game = harness.game
         mover, other = seats[game.to_act], seats[1 - game.to_act]
         assert "moves" not in await other.first(dealt)
@@ -362,17 +369,10 @@ def test_the_answer_to_a_players_own_action_is_not_held_for_its_moves(tmp_path: 
 
     async def scenario() -> None:
         harness = Harness(tmp_path, config, seed)
-        pusher = harness.table.services.pusher = ServedOnDemand()
-        harness.table.start()
-        ann, bob = await harness.sit("Ann"), await harness.sit("Bob")
-        harness.table.tell(Received(ann.connection, ReadyMessage(type="ready")))
-        await ann.receive("state")
-        harness.table.tell(Received(bob.connection, ReadyMessage(type="ready")))
-        while harness.table.current is None or pusher.tables == []:
-            await asyncio.sleep(0)
+        pusher, seats = await dealt_with_moves_on_demand(harness)
         pusher.serve()
         leader = harness.game.to_act
-        mover = [ann, bob][leader]
+        mover = seats[leader]
         await mover.first(lambda message: dealt(message) and "moves" in message)
         cards = move.to_dict()["cards"]
         harness.table.tell(Received(mover.connection, PlayMessage(type="play", seq=harness.table.seq, cards=cards)))
