@@ -152,16 +152,10 @@ class ServerProcess:
     def log_errors(self) -> int:
         """How many errors the server logged: structured records at ERROR or CRITICAL, and
         uvicorn's own plain lines (``ERROR:    Exception in ASGI application``)."""
-        count = 0
-        for line in self.log_path.read_text(errors="replace").splitlines():
-            if line.startswith(("ERROR:", "CRITICAL:")):
-                count += 1
-            elif line.startswith("{"):
-                try:
-                    count += json.loads(line).get("level") in ("ERROR", "CRITICAL")
-                except ValueError:
-                    continue
-        return count
+        plain = sum(
+            line.startswith(("ERROR:", "CRITICAL:")) for line in self.log_path.read_text(errors="replace").splitlines()
+        )
+        return plain + sum(record.get("level") in ("ERROR", "CRITICAL") for record in self.log_records())
 
     def get(self, path: str, token: str | None = None) -> Any:
         """GET a JSON document from the server (``token``: the operator's by default for /api/admin)."""
