@@ -72,7 +72,7 @@ def check_fence(conn: Connection, fence: Fence | None) -> None:
         raise FencedError(_fenced_message(fence, token))
 
 
-def _refuse_moved(wanted: dict[str, Fence], found: dict[str, int]) -> None:
+def refuse_moved(wanted: dict[str, Fence], found: dict[str, int]) -> None:
     """:class:`FencedError` when a table of ``wanted`` (by id) has another token than its
     fence's in ``found`` (the tokens read, by table id), or none."""
     for table_id, fence in wanted.items():
@@ -112,7 +112,7 @@ class Fences(Database):
                 row = cursor.fetchone()
                 if row is not None:
                     found[table_id] = int(row[0])
-        _refuse_moved(wanted, found)
+        refuse_moved(wanted, found)
 
     def claim_table(self, table_id: str, node: str) -> Fence:
         """Claim ``table_id`` for ``node``: its fencing token is raised (1 for a new table),

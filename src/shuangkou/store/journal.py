@@ -18,7 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from .checks import check_choice, check_int, check_json, check_page, check_text
 from .database import DriverStatement
 from .errors import DuplicateActionError, GameStateError, InvalidValueError, StoreError, UnknownGameError
-from .fences import Fence, Fences, _refuse_moved, check_fence
+from .fences import Fence, Fences, check_fence, refuse_moved
 from .schema import ID_MAX_LENGTH, game_actions_table, games_table, utc, utc_now
 
 __all__ = ["GAME_STATUSES", "GameAction", "Journal", "StoredGame"]
@@ -216,7 +216,7 @@ class Journal(Fences):
             cursor.executemany(insert.sql, [insert.parameters(row) for row in rows])
             found = {str(table_id): int(token) for table_id, token in fenced.fetchall()} if wanted else {}
             running = {str(game) for game, status in statuses.fetchall() if status == "running"}
-        _refuse_moved(wanted, found)
+        refuse_moved(wanted, found)
         if running != set(games):
             raise GameStateError(f"a game of the batch is not running: {sorted(set(games) - running)}")
 
