@@ -456,6 +456,29 @@ def test_property_c5_7_the_pot_is_shared_in_proportion_to_the_nets(nets: list[in
     assert p.house == pot - sum(p.received) < max(1, sum(1 for net in nets if net > 0))
 
 
+@given(
+    config=st.sampled_from([WEALTH4, CLASSIC]),
+    nets=st.lists(st.integers(min_value=-50_000, max_value=50_000), min_size=1, max_size=3),
+    claim=st.integers(min_value=0, max_value=50_000),
+    balances=st.lists(st.integers(min_value=0, max_value=60_000), min_size=4, max_size=4),
+    win_fee_from=st.sets(st.integers(0, 3)),
+)
+def test_property_c5_7_whole_nets_pay_alike_as_ints_or_fractions(
+    config: RoomConfig, nets: list[int], claim: int, balances: list[int], win_fee_from: set[int]
+) -> None:
+    """C5.7, R10.3: the money step computes exactly whatever the amounts' type: whole nets
+    and claim given as ints (the fast path a whole escape share takes) pay what the same
+    amounts as fractions pay."""
+    nets = [*nets, -sum(nets) - claim]
+    balances = balances[: len(nets)] + [0] * (len(nets) - len(balances))
+    fees = {seat for seat in win_fee_from if seat < len(nets)}
+    as_ints = settle_nets(config, balances, nets, house_claim=claim, win_fee_from=fees)
+    as_fractions = settle_nets(
+        config, balances, [Fraction(net) for net in nets], house_claim=Fraction(claim), win_fee_from=fees
+    )
+    assert as_ints == as_fractions
+
+
 def r9_5_reference(
     balances: tuple[int, int],
     config: RoomConfig,

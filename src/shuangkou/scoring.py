@@ -280,6 +280,11 @@ def _exact(share: float) -> Fraction:
     return Fraction(str(share))
 
 
+def _whole(amount: Fraction) -> Amount:
+    """``amount`` as an int when it is whole: the same value, much faster to compute with."""
+    return amount.numerator if amount.denominator == 1 else amount
+
+
 def _share(share: float, amount: int) -> int:
     """``share`` × ``amount`` rounded down, computed exactly."""
     return math.floor(_exact(share) * amount)
@@ -359,9 +364,9 @@ def settle_nets(
     dues = tuple(-math.floor(net) if net < 0 else 0 for net in nets)
     paid = tuple(payable(seat, due) for seat, due in enumerate(dues))  # R9.5: netting first
     pot = sum(paid)
-    claimed = sum((net for net in nets if net > 0), Fraction(house_claim))
-    shared = min(Fraction(pot), claimed)
-    received = tuple(math.floor(shared * net / claimed) if net > 0 else 0 for net in nets)
+    claimed = sum((net for net in nets if net > 0), house_claim)
+    shared = min(pot, claimed)
+    received = tuple(shared * net // claimed if net > 0 else 0 for net in nets)  # floor, exact
     win_fees = tuple(
         _share(config.win_fee_share, got) if seat in win_fee_from else 0 for seat, got in enumerate(received)
     )
@@ -607,8 +612,8 @@ def settle_escape(
 
     share = _exact(config.escape_share)
     nets: list[Amount] = [0, 0]
-    nets[escaper], nets[opponent] = -due, share * due
-    payout = settle_nets(config, before, nets, house_claim=(1 - share) * due)  # R9.5, R10.3
+    nets[escaper], nets[opponent] = -due, _whole(share * due)
+    payout = settle_nets(config, before, nets, house_claim=_whole((1 - share) * due))  # R9.5, R10.3
     return _settlement(
         result="escape",
         winner=opponent,
