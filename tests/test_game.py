@@ -338,3 +338,31 @@ def test_the_card_tracker_counts_what_the_seat_has_not_seen(seed: int, turns: in
         assert list(tracker) == ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "SJ", "BJ"]
         assert tracker == {rank: hidden.count(rank) for rank in tracker}
     assert "tracker" not in game.view(None)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    room=st.sampled_from(["points", "classic"]),
+    seed=st.integers(0, 10_000),
+    first_record=st.integers(0, 60),
+    taken_back=st.sets(st.integers(0, 80), max_size=8),
+)
+def test_the_record_keeps_the_hands_as_dealt(
+    room: str, seed: int, first_record: int, taken_back: set[int]
+) -> None:
+    """A record (what a replay starts from) names the hands as dealt however far the game has gone, whether it was
+    first recorded at the deal or later, and after actions taken back (:meth:`Game.undo`)."""
+    game = Game.deal(load_config(room), seed)
+    dealt = tuple(" ".join(str(card) for card in hand) for hand in game.hands)
+    bots = [RandomBot(seed + seat) for seat in range(game.seats)]
+    turn = 0
+    while not game.finished:
+        if turn >= first_record:
+            assert game.to_record().hands == dealt
+        game.apply(bot_action(game, bots[game.to_act]))
+        if turn in taken_back:
+            game.undo()
+            game.apply(bot_action(game, bots[game.to_act]))
+        turn += 1
+    assert game.to_record().hands == dealt
+    assert Game.restore(game.to_record()).to_record() == game.to_record()

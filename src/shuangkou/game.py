@@ -457,6 +457,7 @@ class Game:
     _saved: list[_Saved] = field(default_factory=list, repr=False, compare=False)
     _bombs_after: list[int] = field(default_factory=list, repr=False, compare=False)  # bombs played, after each play
     _escape_costs: dict[tuple[object, ...], EscapeCost] = field(default_factory=dict, repr=False, compare=False)
+    _dealt: tuple[str, ...] | None = field(default=None, repr=False, compare=False)  # to_record's hands, once built
 
     def __post_init__(self) -> None:
         seats = self.settings.seats
@@ -1063,7 +1064,7 @@ class Game:
         return GameRecord(
             config=self.settings,
             seed=self.seed,
-            hands=tuple(format_cards(hand) for hand in self._initial_hands()),
+            hands=self._dealt_hands(),
             leader=self.leader,
             flip_card=str(self.flip_card) if self.flip_card else None,
             actions=tuple(action_to_dict(action) for action in self.actions),
@@ -1075,11 +1076,16 @@ class Game:
         """:meth:`to_record` as JSON-ready data (:meth:`GameRecord.to_dict`)."""
         return self.to_record().to_dict()
 
-    def _initial_hands(self) -> list[list[Card]]:
-        hands = [list(hand) for hand in self.hands]
-        for play in self.plays:
-            hands[play.seat].extend(play.cards)
-        return [sorted(hand) for hand in hands]
+    def _dealt_hands(self) -> tuple[str, ...]:
+        """The hands as dealt, as text: built once (at the deal the server records the game,
+        at its end again), since applying and taking back actions only moves cards between
+        the hands and the plays."""
+        if self._dealt is None:
+            hands = [list(hand) for hand in self.hands]
+            for play in self.plays:
+                hands[play.seat].extend(play.cards)
+            self._dealt = tuple(format_cards(sorted(hand)) for hand in hands)
+        return self._dealt
 
     @classmethod
     def restore(cls, record: GameRecord) -> Game:
