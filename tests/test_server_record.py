@@ -6,8 +6,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from shuangkou.bots import RandomBot, bot_action
 from shuangkou.config import load_config
 from shuangkou.game import Game, GameError, Play, action_to_dict
 from shuangkou.server.record import SeatRecord, TableRecord, restore_game
@@ -37,6 +41,26 @@ def test_a_table_record_reads_back_as_written() -> None:
     assert data["leader"] == game.leader and data["table"] == "T1"
     assert TableRecord.from_dict(data) == record
     assert TableRecord.from_dict(data, POINTS) == record
+
+
+@settings(max_examples=30, deadline=None)
+@given(room=st.sampled_from(["points", "wealth", "classic", "qianbian"]), seed=st.integers(0, 10_000),
+       turns=st.integers(0, 120), private=st.booleans())
+def test_a_table_record_as_text_is_its_json_form_encoded(room: str, seed: int, turns: int, private: bool) -> None:
+    """What the table stores (:meth:`TableRecord.to_json`, the configuration's text made once
+    per room) is byte for byte its JSON form encoded, at the deal, mid-game and at the end,
+    seats swapped (C1.4) or not."""
+    config = load_config(room)
+    game = Game.deal(config, seed)
+    bots = [RandomBot(seed + seat) for seat in range(config.seats)]
+    seats = tuple(SeatRecord(seat, f"P{seat}", seat % 2 == 1) for seat in range(config.seats))
+    for turn in range(turns + 1):
+        record = TableRecord("T1", seats, private, game.to_record())
+        assert record.to_json() == orjson.dumps(record.to_dict()).decode()
+        if game.finished or turn == turns:
+            break
+        game.apply(bot_action(game, bots[game.to_act]))
+    assert TableRecord.from_dict(json.loads(record.to_json()), config) == record
 
 
 @pytest.mark.parametrize("seats", [None, [[3, "Ann", False]], [[3, "Ann"], None], [["3", "Ann", False], None]])

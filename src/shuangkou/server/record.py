@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from ..config import RoomConfig, config_from_dict
 from ..game import Game, GameError, GameRecord
 from ..store import LedgerEntry, StoredGame
@@ -43,8 +45,15 @@ class TableRecord:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form, as stored with the game: the game record's keys beside the table's."""
+        return self._form(self.game.to_dict())
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text, as the store keeps it (:meth:`GameRecord.to_orjson`)."""
+        return orjson.dumps(self._form(self.game.to_orjson())).decode()
+
+    def _form(self, game: dict[str, object]) -> dict[str, Any]:
         seats = [None if seat is None else [seat.account, seat.name, seat.bot] for seat in self.seats]
-        return {"table": self.table, "seats": seats, "private": self.private, **self.game.to_dict()}
+        return {"table": self.table, "seats": seats, "private": self.private, **game}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], config: RoomConfig | None = None) -> TableRecord:

@@ -566,7 +566,7 @@ class Table:
             self._log("seats swapped", seats=list(game.swap))
         game_id = uuid.uuid4().hex
         self.current = TableGame(game, game_id)
-        record = _dumps(self._record(game).to_dict())
+        record = self._record(game).to_json()
         store, room, fence = self.services.store, self.room.name, self.fence
         await self.services.run_db(
             lambda: store.save_game(game_id, room, config.to_json(), record, "running", self.id, fence)
@@ -644,7 +644,7 @@ class Table:
             balances = [before.get(account, balance) for account, balance in zip(accounts, balances, strict=True)]
         settlement = game.settlement([b or 0 for b in balances])  # R9, C5
         deltas = {accounts[i]: settlement.deltas[i] for i in seats}
-        record = _dumps(self._record(game).to_dict())
+        record = self._record(game).to_json()
         summary = _dumps(settlement.to_dict())
         fence = self.fence
 
