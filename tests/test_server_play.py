@@ -111,6 +111,27 @@ def test_games_in_a_row_at_one_table(start_server: StartServer) -> None:
     run(scenario())
 
 
+def test_r9_9_a_game_is_settled_on_the_balances_at_its_end(server: RunningServer) -> None:
+    """R9.4, R9.9: both players' balances are read again when the game ends (together): an
+    operator's grants to each during the game are what the settlement counts from, and the
+    ledger holds both after it."""
+
+    async def scenario() -> None:
+        ana, bo = await start_game(server)
+        assert ana.table is not None
+        dealt = [seat["balance"] for seat in ana.table["seats"]]
+        for player, delta in ((ana, 700), (bo, 40_000)):
+            await server.aadmin("POST", "grant", {
+                "account": player.id, "edition": "points", "delta": delta, "reason": "test",
+            })
+        final, _ = await play_out((ana, bo), (passive, weakest))
+        settlement = final["settlement"]
+        assert settlement["balances_before"] == [dealt[0] + 700, dealt[1] + 40_000]
+        await check_settlement(server, (ana, bo), final)
+
+    run(scenario())
+
+
 def test_seeded_servers_deal_the_same_games(start_server: StartServer) -> None:
     """R1.4: with a seed (tests and demos) the n-th game is dealt from seed + n."""
     first, second = start_server(seed=5), start_server(seed=5)

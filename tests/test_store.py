@@ -248,6 +248,23 @@ def test_a_balance_never_leaves_the_64_bit_range(store: Store) -> None:
     assert store.audit() == []
 
 
+def test_balances_read_together_are_each_balance(store: Store) -> None:
+    """A table reads its seats' balances in one call: each is what :meth:`Store.balance`
+    reads alone, in the edition asked; an unknown account is refused, as alone."""
+    ann = store.create_guest("Ann", {"points": 120, "wealth": 5000})
+    bob = store.create_guest("Bob", {"points": 10})
+    store.grant(bob.id, "points", -35, "fine", "op", allow_negative=True)
+    assert store.balances([bob.id, ann.id], "points") == {ann.id: 120, bob.id: -25}
+    assert store.balances([ann.id], "wealth") == {ann.id: store.balance(ann.id, "wealth")} == {ann.id: 5000}
+    assert store.balances([], "points") == {}
+    with pytest.raises(UnknownAccountError):
+        store.balances([ann.id, 424242], "wealth")
+    with pytest.raises(UnknownAccountError):
+        store.balance(424242, "wealth")
+    with pytest.raises(InvalidValueError, match="unknown edition"):
+        store.balances([ann.id], "coins")
+
+
 def test_grant_refusals(store: Store) -> None:
     ann = store.create_guest("Ann", {"points": 1})
     with pytest.raises(UnknownAccountError):

@@ -16,7 +16,7 @@ import asyncio
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, TypeVar, assert_never
@@ -635,7 +635,7 @@ class Table:
         store = self.services.store
         accounts = [seat.account.id if seat else 0 for seat in self.seats]
         seats = range(len(self.seats))
-        balances = [await self._refresh_balance(i) for i in seats]
+        balances = await self._refresh_balances()
         # Only a game restored after a restart, or whose settlement failed midway, can have
         # been paid already; a game this table dealt and never tried to settle cannot.
         paid = await self.services.run_db(lambda: store.ledger(game_id=game_id)) if current.maybe_paid else []
@@ -888,14 +888,20 @@ class Table:
     # -- helpers ------------------------------------------------------------------------
 
     async def _refresh_balance(self, index: int) -> int | None:
-        seat = self.seats[index]
-        if seat is None:
-            return None
-        store, edition = self.services.store, self.room.config.edition
-        account_id = seat.account.id
-        balance: int = await self.services.run_db(lambda: store.balance(account_id, edition))
-        seat.balance = balance
-        return balance
+        return (await self._refresh_balances([index]))[0]
+
+    async def _refresh_balances(self, indexes: Iterable[int] | None = None) -> list[int | None]:
+        """The balances of the seats ``indexes`` (all by default) read again, in one store
+        call; None for an empty seat."""
+        chosen = [self.seats[index] for index in (range(len(self.seats)) if indexes is None else indexes)]
+        accounts = [seat.account.id for seat in chosen if seat is not None]
+        if accounts:
+            store, edition = self.services.store, self.room.config.edition
+            found: dict[int, int] = await self.services.run_db(lambda: store.balances(accounts, edition))
+            for seat in chosen:
+                if seat is not None:
+                    seat.balance = found[seat.account.id]
+        return [None if seat is None else seat.balance for seat in chosen]
 
     def _seat_index(self, account_id: int) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s is not None and s.account.id == account_id), None)

@@ -239,15 +239,15 @@ class Money(Fences):
 
     def balance(self, account_id: int, edition: str) -> int:
         """The balance of one account in one edition (:class:`UnknownAccountError` if none)."""
-        statement = self._balance_statement
-        values = {"account_id": check_int(account_id, "account id"), "edition": check_edition(edition)}
+        return self.balances([account_id], edition)[account_id]
+
+    def balances(self, account_ids: Iterable[int], edition: str) -> dict[int, int]:
+        """The balances of accounts in one edition, read together in one transaction (a
+        table reads its seats' at a game's end); :class:`UnknownAccountError` if one has none."""
+        accounts = [check_int(account_id, "account id") for account_id in account_ids]
+        edition = check_edition(edition)
         with self._driver_transaction(write=False) as cursor:
-            cursor.execute(statement.sql, statement.parameters(values))
-            found = cursor.fetchone()
-        value = None if found is None else found[0]
-        if value is None:
-            raise UnknownAccountError(f"account {account_id} has no {edition} balance")
-        return int(value)
+            return self._balances(cursor, accounts, edition)
 
     # ---------------------------------------------------------------------------------------
     # Ledger.
