@@ -366,3 +366,25 @@ def test_the_record_keeps_the_hands_as_dealt(
         turn += 1
     assert game.to_record().hands == dealt
     assert Game.restore(game.to_record()).to_record() == game.to_record()
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), room=st.sampled_from(["points", "classic"]), taken_back=st.sets(st.integers(0, 80)))
+def test_a_seat_sees_its_hand_as_it_is_after_plays_and_undos(seed: int, room: str, taken_back: set[int]) -> None:
+    """A seat's view shows the cards it holds (its text kept while the hand stays), at every
+    turn, after an action taken back (:meth:`Game.undo`) and another made instead, and as a
+    game replayed from the record shows them."""
+    game = Game.deal(load_config(room), seed)
+    bots = [RandomBot(seed + seat) for seat in range(game.seats)]
+    turn = 0
+    while not game.finished:
+        views = [game.view(seat) for seat in range(game.seats)]
+        assert [view.get("hand") for view in views] == [[str(card) for card in hand] for hand in game.hands]
+        game.apply(bot_action(game, bots[game.to_act]))
+        if turn in taken_back:
+            [game.view(seat) for seat in range(game.seats)]  # kept for the action taken back
+            game.undo()
+            game.apply(bot_action(game, bots[game.to_act]))
+        turn += 1
+    replayed = Game.restore(game.to_record())
+    assert [game.view(seat) for seat in range(game.seats)] == [replayed.view(seat) for seat in range(game.seats)]

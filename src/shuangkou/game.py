@@ -453,6 +453,7 @@ class Game:
     actions: list[Action] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     _counts: list[tuple[int, Counts] | None] = field(default_factory=list, repr=False)
+    _hand_texts: list[tuple[int, tuple[str, ...]] | None] = field(default_factory=list, repr=False, compare=False)
     _play_views: list[PlayView] = field(default_factory=list, repr=False)
     _played_after: list[Counts] = field(default_factory=list, repr=False, compare=False)  # all played, after each play
     _saved: list[_Saved] = field(default_factory=list, repr=False, compare=False)
@@ -467,6 +468,7 @@ class Game:
         self.timeouts = self.timeouts or [0] * seats
         self.hosting = self.hosting or [False] * seats
         self._counts = [None] * seats
+        self._hand_texts = [None] * seats
 
     # -- creation -------------------------------------------------------------
 
@@ -837,7 +839,8 @@ class Game:
         del self._played_after[saved.plays :]
         del self._bombs_after[saved.plays :]
         del self.events[saved.events :]
-        self._counts = [None] * self.seats  # the cache assumes hands only shrink
+        self._counts = [None] * self.seats  # the caches assume hands only shrink
+        self._hand_texts = [None] * self.seats
         self.to_act, self.table, self.passes = saved.to_act, saved.table, saved.passes
         del self.finish_order[saved.finish_order :]
         self.timeouts[:] = saved.timeouts
@@ -981,9 +984,18 @@ class Game:
         data = self._public_view() if public is None else public.copy()
         if seat is not None:
             data["seat"] = seat
-            data["hand"] = [str(card) for card in self.hands[seat]]
+            data["hand"] = list(self._hand_text(seat))
             data["tracker"] = self.tracker(seat)
         return data
+
+    def _hand_text(self, seat: int) -> tuple[str, ...]:
+        """The seat's cards as text, kept while its hand stays as it is (a view is built for
+        every seat at every change; a hand changes only when its seat plays)."""
+        hand = self.hands[seat]
+        kept = self._hand_texts[seat]
+        if kept is None or kept[0] != len(hand):  # hands only shrink (undo clears this)
+            kept = self._hand_texts[seat] = (len(hand), tuple(map(str, hand)))
+        return kept[1]
 
     def _public_view(self) -> GameView:
         plays = self._play_views
