@@ -281,7 +281,8 @@ def _exact(share: float) -> Fraction:
 
 
 def _whole(amount: Fraction) -> Amount:
-    """``amount`` as an int when it is whole: the same value, much faster to compute with."""
+    """``amount`` as an int when it is whole: the same value, much faster to compute with
+    (its products with ints stay ints)."""
     return amount.numerator if amount.denominator == 1 else amount
 
 
@@ -610,10 +611,10 @@ def settle_escape(
     penalty = config.escape_penalty(before[0], before[1])  # X × escape_multiplier
     due = penalty + result_points + contributions[opponent]
 
-    share = _exact(config.escape_share)
+    share = _whole(_exact(config.escape_share))  # a whole share pays in ints
     nets: list[Amount] = [0, 0]
-    nets[escaper], nets[opponent] = -due, _whole(share * due)
-    payout = settle_nets(config, before, nets, house_claim=_whole((1 - share) * due))  # R9.5, R10.3
+    nets[escaper], nets[opponent] = -due, share * due
+    payout = settle_nets(config, before, nets, house_claim=(1 - share) * due)  # R9.5, R10.3
     return _settlement(
         result="escape",
         winner=opponent,
