@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import get_args
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from shuangkou.cards import HAND_SIZE
 from shuangkou.config import (
@@ -109,6 +111,20 @@ def test_r9_3_tables_per_edition(points: RoomConfig, wealth: RoomConfig) -> None
     assert (points.contribution_for(0), points.doubling_for(0)) == (0, 1)
     assert (points.contribution_for(15), points.doubling_for(15)) == (128, 256)
     assert (wealth.contribution_for(13), wealth.doubling_for(13)) == (128, 128)
+
+
+@given(room=st.sampled_from(["points", "wealth", "classic", "qianbian"]), balance=st.integers(-(2**63), 2**63 - 1),
+       near=st.integers(-2, 2), row=st.integers(0, 16))
+def test_r9_4_a_balance_is_the_level_of_the_highest_threshold_it_reaches(
+    room: str, balance: int, near: int, row: int
+) -> None:
+    """R9.4: the level of a balance is the highest row whose ``needed`` it reaches, the first
+    row below them all; read as the table words it, at random balances and next to every
+    threshold."""
+    config = load_config(room)
+    for each in (balance, config.levels[row % len(config.levels)].needed + near):
+        reached = [level for level in config.levels if each >= level.needed]
+        assert config.level_for(each) == (reached[-1] if reached else config.levels[0])
 
 
 def test_r9_4_level_tables(points: RoomConfig, wealth: RoomConfig) -> None:

@@ -48,6 +48,7 @@ import os
 import re
 import sys
 import tomllib
+from bisect import bisect_right
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
@@ -552,13 +553,12 @@ class RoomConfig(_Frozen):
         """The level of a balance (R9.4): the highest row whose ``needed`` it reaches. A
         balance below the first row (a negative points balance, a wealth player who lost
         below the minimum while seated) plays at the first level."""
-        found = self.levels[0]
-        for row in self.levels:
-            if balance >= row.needed:
-                found = row
-            else:
-                break
-        return found
+        return self.levels[max(bisect_right(self._thresholds, balance) - 1, 0)]
+
+    @functools.cached_property
+    def _thresholds(self) -> tuple[int, ...]:
+        # The levels' ``needed``, strictly increasing (validated): every settlement reads levels.
+        return tuple(row.needed for row in self.levels)
 
     def match_points_for(self, *balances: int) -> int:
         """Match points X: those of the lowest of the players' levels (R9.4, C5.1)."""
