@@ -141,6 +141,39 @@ def test_a_commit_delay_gathers_actions_that_come_one_after_another(tmp_path: Pa
     store.close()
 
 
+@pytest.mark.parametrize("delay", [0.0, 0.005])
+def test_no_action_of_a_batch_is_acknowledged_before_its_commit(tmp_path: Path, delay: float) -> None:
+    """Several tables' actions share a batch (with or without a commit delay): each caller
+    gets its answer only after the batch's transaction is committed, and then another
+    connection reads its action."""
+    store = Store(f"sqlite:///{tmp_path / 'journal.db'}")
+    events: list[str] = []
+
+    async def run_db(function: Callable[[], Any]) -> Any:  # in the event loop, as on SQLite
+        events.append("write")
+        result = function()
+        events.append("committed")
+        return result
+
+    journal = ActionJournal(store, run_db, delay)
+    for table in range(5):
+        store.save_game(f"g{table}", "room", CONFIG)
+
+    async def table(index: int) -> None:
+        await journal.append(f"g{index}", 1, json.dumps({"table": index}))
+        events.append("acknowledged")
+        with sqlite3.connect(tmp_path / "journal.db") as other:
+            found = other.execute("SELECT action_json FROM game_actions WHERE game_id = ?", (f"g{index}",))
+            assert found.fetchall() == [(json.dumps({"table": index}),)]
+
+    async def scenario() -> None:
+        await asyncio.gather(*(table(i) for i in range(5)))
+
+    asyncio.run(scenario())
+    assert events == ["write", "committed", *["acknowledged"] * 5]
+    store.close()
+
+
 @pytest.mark.parametrize(("backend", "given", "delay"), [
     ("sqlite", None, 0.0), ("postgresql", None, POSTGRESQL_COMMIT_DELAY), ("postgresql", 0.0, 0.0),
     ("sqlite", 0.003, 0.003),

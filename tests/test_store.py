@@ -604,6 +604,27 @@ def test_a_bad_action_in_a_batch_holds_back_no_other(store: Store) -> None:
     ]
 
 
+@pytest.mark.parametrize("ending", ["unknown", "finished", "void"])
+def test_a_batch_of_valid_actions_with_one_game_not_running_stores_the_others(store: Store, ending: str) -> None:
+    """Every action of the batch is well formed and new, but one's game is not running (no
+    such game, finished or void): that one gets append_action's error, the others are stored,
+    and the game that is not running gets no row."""
+    for game in ("g1", "g2", "over"):
+        store.save_game(game, "room", CONFIG)
+    if ending == "finished":
+        store.finish_game("over", "{}", "{}")
+    elif ending == "void":
+        store.void_game("over", "abandoned")
+    other = "ghost" if ending == "unknown" else "over"
+    outcomes = store.append_actions([("g1", 0, "{}"), (other, 0, "{}"), ("g2", 0, "{}"), ("g1", 1, "{}")])
+    expected = UnknownGameError if ending == "unknown" else GameStateError
+    assert outcomes[0] is None and isinstance(outcomes[1], expected) and outcomes[2:] == [None, None]
+    found = {game: store.get_game(game) for game in ("g1", "g2", "over")}
+    assert {game: [a.seq for a in stored.actions] for game, stored in found.items() if stored is not None} == {
+        "g1": [0, 1], "g2": [0], "over": [],
+    }
+
+
 def test_list_games(store: Store) -> None:
     for i in range(6):
         store.save_game(f"g{i}", "room", CONFIG)

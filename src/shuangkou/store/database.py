@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
+from operator import itemgetter
 from pathlib import Path
 from typing import Any, Final, Self
 
@@ -214,12 +215,22 @@ class DriverStatement:
 
     def parameters(self, values: Mapping[str, Any]) -> Sequence[Any] | dict[str, Any]:
         """The driver's parameters for ``values`` (by key)."""
-        converted = {key: self._convert(key, values[key]) for key in self.keys}
-        return tuple(converted[key] for key in self.keys) if self.positional else converted
+        if self.positional:
+            return tuple([self.convert(key, values[key]) for key in self.keys])
+        return {key: self.convert(key, values[key]) for key in self.keys}
 
-    def _convert(self, key: str, value: Any) -> Any:
+    def convert(self, key: str, value: Any) -> Any:
+        """``value`` of the parameter ``key`` as the driver takes it."""
         processor = self.processors.get(key)
         return value if processor is None else processor(value)
+
+    def row_parameters(self, names: Sequence[str]) -> Callable[[Sequence[Any]], tuple[Any, ...]]:
+        """For a positional driver: a function from a row of values in the order of ``names``
+        to the driver's parameters, at C speed (for the many rows of an ``executemany``). The
+        values are taken as they are: those of a key with a conversion must be converted
+        first (:meth:`convert`, once for a value that every row shares)."""
+        assert self.positional and len(self.keys) > 1, "a positional statement of several parameters"
+        return itemgetter(*[names.index(key) for key in self.keys])
 
 
 def _configure_sqlite(engine: Engine) -> None:

@@ -6,12 +6,12 @@ After a crash the server restores every running game from its actions (:meth:`Jo
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final, Literal
 
-from sqlalchemy import Connection, String, any_, bindparam, select
+from sqlalchemy import Connection, String, any_, bindparam, exists, literal_column, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
@@ -41,6 +41,15 @@ _GAMES_STATUS_FOR_UPDATE: Final = (  # PostgreSQL: the status of every game of a
     .with_for_update()
 )
 _GAME_STATUS: Final = select(games_table.c.status).where(games_table.c.game_id == bindparam("game_id"))
+_ACTION_COLUMNS: Final = ("game_id", "seq", "action_json", "created_at")
+_INSERT_ACTION_IF_RUNNING: Final = game_actions_table.insert().from_select(  # SQLite: no row for a game not running
+    _ACTION_COLUMNS,
+    select(*[bindparam(name, type_=game_actions_table.c[name].type) for name in _ACTION_COLUMNS]).where(
+        exists().where(
+            games_table.c.game_id == bindparam("game_id"), games_table.c.status == literal_column("'running'")
+        )
+    ),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,8 +143,15 @@ class Journal(Fences):
 
     @functools.cached_property
     def _append_statements(self) -> tuple[DriverStatement, DriverStatement]:
-        """The status check and the insert of :meth:`append_actions`, compiled once."""
+        """The status check and the insert of :meth:`_append_pipelined`, compiled once."""
         return self.driver_statement(_GAME_STATUS_FOR_UPDATE), self.driver_statement(_INSERT_ACTION)
+
+    @functools.cached_property
+    def _insert_if_running(self) -> tuple[DriverStatement, Callable[[Sequence[Any]], tuple[Any, ...]]]:
+        """SQLite: the insert of :meth:`append_actions` that stores an action only when its
+        game is running, compiled once, and its parameters from a row of ``_ACTION_COLUMNS``."""
+        insert = self.driver_statement(_INSERT_ACTION_IF_RUNNING)
+        return insert, insert.row_parameters(_ACTION_COLUMNS)
 
     def append_action(self, game_id: str, seq: int, action_json: str, fence: Fence | None = None) -> None:
         """Store action number ``seq`` of a running game (before the server acknowledges it).
@@ -144,7 +160,7 @@ class Journal(Fences):
         game :class:`UnknownGameError`; a game that is not running :class:`GameStateError`;
         a fence that is no longer the table's :class:`~shuangkou.store.FencedError`.
         """
-        row = _action_row(game_id, seq, action_json)
+        row = _action_row(_checked_action(game_id, seq, action_json), utc_now())
         with self._transaction(write=True) as conn:
             check_fence(conn, fence)
             status = conn.execute(_GAME_STATUS_FOR_UPDATE, {"game_id": game_id}).scalar_one_or_none()
@@ -172,22 +188,23 @@ class Journal(Fences):
         if not actions:
             return []
         each_fence = list(fences) if fences is not None else [None] * len(actions)
-        status, insert = self._append_statements
         try:
-            rows = [_action_row(*action) for action in actions]
+            checked = [_checked_action(*action) for action in actions]
+            now = utc_now()
             with self._driver_transaction() as cursor:
                 if self.dialect == "postgresql":
+                    rows = [_action_row(action, now) for action in checked]
                     self._append_pipelined(cursor, rows, [fence for fence in each_fence if fence is not None])
                     return [None] * len(rows)
                 self._check_fences(cursor, (fence for fence in each_fence if fence is not None))
-                running = True
-                for game in sorted({row["game_id"] for row in rows}):  # locked in one order
-                    cursor.execute(status.sql, status.parameters({"game_id": game}))
-                    found = cursor.fetchone()
-                    running = running and found is not None and found[0] == "running"
-                if running:
-                    cursor.executemany(insert.sql, [insert.parameters(row) for row in rows])
-                    return [None] * len(rows)
+                # One statement for the batch: each row is inserted only if its game is running
+                # (SQLite's write lock, taken at BEGIN IMMEDIATE, holds the games' status).
+                insert, parameters = self._insert_if_running
+                stamp = insert.convert("created_at", now)
+                cursor.executemany(insert.sql, [parameters((*action, stamp)) for action in checked])
+                if cursor.rowcount == len(checked):
+                    return [None] * len(checked)
+                raise GameStateError("a game of the batch is not running")  # rolled back: one by one below
         except (StoreError, IntegrityError):
             pass  # one by one below: each action gets its own answer
         outcomes: list[StoreError | None] = []
@@ -340,13 +357,17 @@ def _finished(record_json: str, settlement_json: str) -> dict[str, str]:
     }
 
 
-def _action_row(game_id: str, seq: int, action_json: str) -> dict[str, Any]:
-    """The checked row of one game action."""
+def _checked_action(game_id: str, seq: int, action_json: str) -> tuple[str, int, str]:
+    """A game action's checked values."""
     game_id = check_text(game_id, "game_id", ID_MAX_LENGTH)
     if check_int(seq, "seq") < 0:
         raise InvalidValueError("seq must not be negative")
-    action_json = check_json(action_json, "action_json")
-    return {"game_id": game_id, "seq": seq, "action_json": action_json, "created_at": utc_now()}
+    return game_id, seq, check_json(action_json, "action_json")
+
+
+def _action_row(action: tuple[str, int, str], created_at: datetime) -> dict[str, Any]:
+    """The row of a checked action (by column)."""
+    return dict(zip(_ACTION_COLUMNS, (*action, created_at), strict=True))
 
 
 def _games(conn: Connection, query: Any, with_actions: bool) -> list[StoredGame]:
