@@ -7,8 +7,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuangkou.bots import GreedyBot, HintBot, Seen, bot_action, hint_moves, whole_hand
-from shuangkou.combos import Combo, classify
+from shuangkou.bots import GreedyBot, HintBot, Seen, _wins_after, bot_action, hint_moves, whole_hand
+from shuangkou.combos import Combo, Kind, classify
 from shuangkou.config import load_config
 from shuangkou.game import Game, Play
 from shuangkou.moves import legal_moves
@@ -89,10 +89,58 @@ def test_thewhole_hand_is_found_from_the_listed_moves_as_by_classifying_it(
     assert whole_hand(counts, table_combo, rules, moves) == whole_hand(counts, table_combo, rules)
 
 
+def plain_lead_value(seen: Seen, move: Combo) -> float:
+    """The greedy value of leading ``move`` (:meth:`GreedyBot.lead_values`), written plainly,
+    move by move."""
+    planner = GreedyBot()
+    opponent_cards = [seen.cards_left[opponent] for opponent in seen.opponents]
+    partner_cards = 0 if seen.partner is None else seen.cards_left[seen.partner]
+    value = move.size * 3.0 - move.top * 0.6 - move.jokers * 6.0
+    for cards in opponent_cards:
+        if move.kind is Kind.SINGLE and cards == 1:
+            value -= 40 - move.top
+        if move.size == cards:
+            value -= 10
+    feeds = 0 < partner_cards <= planner.feed_partner_at
+    if feeds and move.kind in (Kind.SINGLE, Kind.PAIR) and move.size <= partner_cards:
+        value += 40 - move.top
+    return value
+
+
+def plain_greedy_choice(seen: Seen) -> Combo | None:
+    """The greedy planner's move (:meth:`GreedyBot.choose`), written plainly: every group by
+    its own test, the fewest cards of an opponent counted anew, the best lead by ``max``."""
+    planner = GreedyBot()
+    hand, table = seen.hand, seen.table
+    whole = whole_hand(hand, table, seen.rules)
+    if whole is not None:
+        return whole
+    if table is not None and planner._partner_stands(seen):
+        return None
+    moves = legal_moves(hand, table, seen.rules)
+    if not moves:
+        return None
+    protected = [slot for slot in range(13) if hand[slot] >= 4]
+    ordinary = [move for move in moves if not move.is_bomb]
+    keeps_bombs = [move for move in ordinary if not any(move.cards[slot] for slot in protected)]
+    if table is None:
+        return max(keeps_bombs or ordinary or moves, key=lambda move: plain_lead_value(seen, move))
+    opponent_cards = min((seen.cards_left[other] for other in seen.opponents), default=0)
+    cheap = [move for move in keeps_bombs if not move.jokers or opponent_cards <= 6]
+    if cheap and (opponent_cards <= 6 or cheap[0].top <= 14 or table.top >= 14):
+        return cheap[0]
+    bombs = [move for move in moves if move.is_bomb]
+    if bombs and (opponent_cards <= planner.bomb_when_opponent_has or _wins_after(bombs[0], hand, seen)):
+        return bombs[0]
+    if opponent_cards <= planner.stop_opponent_at and ordinary:
+        return ordinary[0]
+    return None
+
+
 def plain_hint_moves(seen: Seen) -> list[Combo]:
     """The hint order of :func:`hint_moves`, written plainly: each group by its own test,
-    the planner's choice by :meth:`GreedyBot.choose` on its own, leads sorted by
-    :meth:`GreedyBot.lead_values` called anew."""
+    leads sorted by :func:`plain_lead_value`, the planner's choice by
+    :func:`plain_greedy_choice`."""
     moves = legal_moves(seen.hand, seen.table, seen.rules)
     protected = [slot for slot in range(13) if seen.hand[slot] >= 4]  # the ranks of the hand's bombs
     bombs = [move for move in moves if move.is_bomb]
@@ -101,11 +149,10 @@ def plain_hint_moves(seen: Seen) -> list[Combo]:
         if not move.is_bomb and (move.jokers or any(move.cards[slot] for slot in protected))
     ]
     keeps = [move for move in moves if not move.is_bomb and move not in spends]
-    planner = GreedyBot()
     if seen.table is None:
-        keeps.sort(key=planner.lead_values(seen), reverse=True)
+        keeps.sort(key=lambda move: plain_lead_value(seen, move), reverse=True)
     ordered = keeps + spends + bombs
-    first = planner.choose(seen)
+    first = plain_greedy_choice(seen)
     if first is not None:
         ordered.remove(first)
         ordered.insert(0, first)
@@ -125,4 +172,44 @@ def test_hint_moves_is_the_plain_hint_order(seed: int, turns: int, seats: int) -
             return
         seen = Seen.of(game, game.to_act)
         assert hint_moves(seen) == plain_hint_moves(seen)
+        assert GreedyBot().choose(seen) == plain_greedy_choice(seen)
         game.apply(bot_action(game, GreedyBot()))
+
+
+TABLES = [None, "3", "9 9", "4 4 4", "5 6 7 8 9", "3 3 4 4 5 5", "7 7 7 7"]
+
+
+def counts_of_hand(ranks: dict[int, int], small: int, big: int) -> tuple[int, ...]:
+    return tuple(ranks.get(slot, 0) for slot in range(13)) + (small, big)
+
+
+# A hand of a few ranks, up to six cards of each (bombs to keep), and up to two of each joker.
+few_ranks = st.builds(
+    counts_of_hand,
+    st.dictionaries(st.integers(0, 12), st.integers(1, 6), max_size=5),
+    st.integers(0, 2),
+    st.integers(0, 2),
+).filter(any)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    hand=few_ranks,
+    table=st.sampled_from(TABLES),
+    others=st.lists(st.integers(0, 12), min_size=3, max_size=3).filter(any),
+    seats=st.sampled_from([2, 4]),
+)
+def test_hint_moves_is_the_plain_hint_order_for_any_hand(
+    hand: tuple[int, ...], table: str | None, others: list[int], seats: int
+) -> None:
+    """The same for any small hand, on a lead or a follow, whatever the other seats hold:
+    hands with bombs to keep and jokers to spend, leads an opponent holding as many cards
+    answers, a partner holding one or two cards fed (four seats, C1.1)."""
+    rules = (POINTS if seats == 2 else CLASSIC).rules
+    cards_left = (sum(hand), *others[: seats - 1])
+    seen = Seen(
+        seat=0, hand=hand, table=classify(table, rules=rules) if table else None, table_seat=1 if table else None,
+        cards_left=cards_left, teams=(0, 1) if seats == 2 else (0, 1, 0, 1), finish_order=(), plays=(), rules=rules,
+    )
+    assert hint_moves(seen) == plain_hint_moves(seen)
+    assert GreedyBot().choose(seen) == plain_greedy_choice(seen)

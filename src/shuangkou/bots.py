@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import operator
 import random
-from collections.abc import Callable
+from bisect import bisect_left
+from itertools import compress, repeat
+from operator import itemgetter, le, ne, not_
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from .cards import Counts
-from .combos import BJ_SLOT, BOMB_KINDS, SJ_SLOT, Combo, Kind, playable_readings
+from .combos import BJ_SLOT, SJ_SLOT, Combo, Kind, playable_readings
 from .config import RoomConfig, load_config
 from .game import Action, Game, Pass, Play, PlayRecord
 from .moves import hosting_move, legal_moves
@@ -65,6 +67,8 @@ class Seen(NamedTuple):
     def partner(self) -> int | None:
         """The partner's seat (four seats, C1.1), or None with two seats."""
         team = self.teams[self.seat]
+        if self.teams.count(team) == 1:
+            return None
         return next((other for other, its in enumerate(self.teams) if its == team and other != self.seat), None)
 
     @property
@@ -79,7 +83,8 @@ class Seen(NamedTuple):
     def opponent_cards(self) -> int:
         """The fewest cards an opponent still in the game holds (the one opponent's count
         with two seats)."""
-        return min((self.cards_left[other] for other in self.opponents), default=0)
+        others = compress(self.cards_left, map(ne, self.teams, repeat(self.teams[self.seat])))  # of the other team
+        return min(filter(None, others), default=0)  # of those still holding cards
 
 
 class Bot(Protocol):
@@ -127,12 +132,12 @@ class GreedyBot:
         self,
         seen: Seen,
         moves: list[Combo] | None,
-        ordinary: list[Combo] | None = None,
-        keeps_bombs: list[Combo] | None = None,
+        groups: _Groups | None = None,
+        lead_values: list[float] | None = None,
     ) -> Combo | None:
-        """:meth:`choose`; ``ordinary`` (the moves that are not bombs) and ``keeps_bombs``
-        (those of them that break no bomb of the hand), in the order of ``moves``, when
-        already sorted out."""
+        """:meth:`choose`; ``groups``, the moves sorted out (:class:`_Groups`), and on a lead
+        ``lead_values``, the value of each of its lead candidates (:meth:`_Groups.leads`), when
+        already computed."""
         hand, table = seen.hand, seen.table
         whole = whole_hand(hand, table, seen.rules, moves)
         if whole is not None:
@@ -143,22 +148,24 @@ class GreedyBot:
             moves = legal_moves(hand, table, seen.rules)
         if not moves:
             return None
-        if ordinary is None or keeps_bombs is None:
-            protected = _bomb_ranks(hand)
-            ordinary = [move for move in moves if not move.is_bomb]
-            keeps_bombs = [move for move in ordinary if not _breaks(move, protected)] if protected else ordinary
+        if groups is None:
+            groups = _Groups.of(hand, moves)
         if table is None:
-            candidates = keeps_bombs or ordinary or moves
-            return max(candidates, key=self.lead_values(seen))
-        cheap = [move for move in keeps_bombs if not move.jokers or seen.opponent_cards <= 6]
-        if cheap and (seen.opponent_cards <= 6 or cheap[0].top <= 14 or table.top >= 14):
-            return cheap[0]
-        bombs = [move for move in moves if move.is_bomb]
-        opponent_close = seen.opponent_cards <= self.bomb_when_opponent_has
+            candidates = groups.leads()
+            if lead_values is None:
+                lead_values = self.lead_values(seen, candidates)
+            return candidates[lead_values.index(max(lead_values))]  # the first of the best, as max() takes
+        opponent_cards = seen.opponent_cards
+        spend_jokers = opponent_cards <= 6
+        cheap = next((move for move in groups.keeps_bombs if spend_jokers or not move.jokers), None)
+        if cheap is not None and (spend_jokers or cheap.top <= 14 or table.top >= 14):
+            return cheap
+        bombs = groups.bombs
+        opponent_close = opponent_cards <= self.bomb_when_opponent_has
         if bombs and (opponent_close or _wins_after(bombs[0], hand, seen)):
             return bombs[0]
-        if seen.opponent_cards <= self.stop_opponent_at and ordinary:
-            return ordinary[0]
+        if opponent_cards <= self.stop_opponent_at and groups.ordinary:
+            return groups.ordinary[0]
         return None
 
     def _partner_stands(self, seen: Seen) -> bool:
@@ -170,32 +177,43 @@ class GreedyBot:
         next_opponent_cards = seen.cards_left[(seen.seat + 1) % len(seen.cards_left)]
         return not 0 < next_opponent_cards <= self.stop_opponent_at
 
-    def lead_values(self, seen: Seen) -> Callable[[Combo], float]:
-        """The value of leading a move, for the seat of ``seen`` (what it sees is read once):
-        prefer shedding many cards, low ranks, no jokers; avoid leading what an opponent
-        could answer with their last cards; lead a partner close to going out the low
-        singles (or pairs, when it holds two) it can follow (four seats)."""
+    def lead_values(self, seen: Seen, moves: list[Combo]) -> list[float]:
+        """The value of leading each of ``moves``, for the seat of ``seen``: prefer shedding
+        many cards, low ranks, no jokers; avoid leading what an opponent could answer with
+        their last cards; lead a partner close to going out the low singles (or pairs, when
+        it holds two) it can follow (four seats). All at once: a full hand leads hundreds."""
         opponent_cards = [seen.cards_left[opponent] for opponent in seen.opponents]
         partner_cards = 0 if seen.partner is None else seen.cards_left[seen.partner]
         feeds = 0 < partner_cards <= self.feed_partner_at
-
-        def value_of(move: Combo) -> float:
-            size, top, kind = move.size, move.top, move.kind
-            value = size * 3.0 - top * 0.6 - move.jokers * 6.0
-            for cards in opponent_cards:
-                if kind is Kind.SINGLE and cards == 1:
+        held = list(map(_CARDS, moves))
+        sizes = list(map(sum, held))
+        tops = list(map(_TOP, moves))
+        values = [
+            size * 3.0 - top * 0.6 - (cards[SJ_SLOT] + cards[BJ_SLOT]) * 6.0
+            for size, top, cards in zip(sizes, tops, held, strict=True)
+        ]
+        # Only a move of a size an opponent holds (a single, when one holds one card, too) or
+        # fed to the partner is valued further.
+        answered = set(opponent_cards)
+        indices = range(len(moves))
+        for index in indices if feeds else compress(indices, map(answered.__contains__, sizes)):
+            size, top, kind = sizes[index], tops[index], moves[index].kind
+            value = values[index]
+            for cards_left in opponent_cards:
+                if kind is Kind.SINGLE and cards_left == 1:
                     value -= 40 - top
-                if size == cards:
+                if size == cards_left:
                     value -= 10
             if feeds and kind in _FOLLOWABLE and size <= partner_cards:
                 value += 40 - top
-            return value
-
-        return value_of
+            values[index] = value
+        return values
 
 
 _FOLLOWABLE = (Kind.SINGLE, Kind.PAIR)
 _CARDS = operator.attrgetter("cards")  # a move's cards
+_PHASE = operator.attrgetter("phase")
+_TOP = operator.attrgetter("top")
 
 
 def hint_moves(seen: Seen) -> list[Combo]:
@@ -208,33 +226,74 @@ def hint_moves(seen: Seen) -> list[Combo]:
     if not moves:
         return []
     planner = GreedyBot()
-    protected = tuple(_bomb_ranks(seen.hand))
-    keeps: list[Combo] = []
-    spends: list[Combo] = []
-    bombs: list[Combo] = []
-    ordinary: list[Combo] = []  # the planner's groups, sorted out in the same pass
-    keeps_bombs: list[Combo] = []
-    for move in moves:  # weakest first within each group
-        if move.kind in BOMB_KINDS:  # Combo.is_bomb, Combo.jokers and _breaks written out: this loop is hot
-            bombs.append(move)
-            continue
-        ordinary.append(move)
-        cards = move.cards
-        breaks = bool(protected) and any(map(cards.__getitem__, protected))
-        if not breaks:
-            keeps_bombs.append(move)
-        if breaks or cards[SJ_SLOT] or cards[BJ_SLOT]:
-            spends.append(move)
-        else:
-            keeps.append(move)
-    first = planner._choose(seen, moves, ordinary, keeps_bombs)
+    groups = _Groups.of(seen.hand, moves)
+    keeps = groups.keeps
     if seen.table is None:
-        keeps.sort(key=planner.lead_values(seen), reverse=True)  # stable: ties stay weakest first
-    ordered = keeps + spends + bombs
+        candidates = groups.leads()
+        values = planner.lead_values(seen, candidates)
+        first = planner._choose(seen, moves, groups, values)
+        if keeps:  # then the candidates are the moves that break no bomb: the keeps and those spending jokers
+            if keeps is not candidates:
+                values = list(compress(values, _taking_none(candidates, _JOKER_SLOTS)))
+            order = sorted(range(len(keeps)), key=values.__getitem__, reverse=True)  # stable: ties stay weakest first
+            keeps = list(map(keeps.__getitem__, order))
+    else:
+        first = planner._choose(seen, moves, groups)
+    ordered = keeps + groups.spends + groups.bombs
     if first is not None and first in ordered:
         ordered.remove(first)
         ordered.insert(0, first)
     return ordered
+
+
+class _Groups(NamedTuple):
+    """A hand's legal moves sorted out for planning and hints, each group in the order of
+    the moves: the ordinary moves (not bombs) and the bombs; the ordinary moves that break
+    no bomb of the hand (``keeps_bombs``), those that moreover spend no joker (``keeps``),
+    and the rest of the ordinary moves (``spends``)."""
+
+    ordinary: list[Combo]
+    bombs: list[Combo]
+    keeps_bombs: list[Combo]
+    keeps: list[Combo]
+    spends: list[Combo]
+
+    @classmethod
+    def of(cls, hand: Counts, moves: list[Combo]) -> _Groups:
+        """Sort out ``moves``, the legal moves of ``hand`` in hint order (ordinary moves first,
+        bombs after them: :func:`~shuangkou.moves.hint_key`)."""
+        split = bisect_left(moves, 1, key=_PHASE)  # only bombs have a phase (R4)
+        ordinary, bombs = moves[:split], moves[split:]
+        ranks = hand[:SJ_SLOT]
+        protected = tuple(compress(range(SJ_SLOT), map(le, repeat(4), ranks))) if max(ranks) >= 4 else ()  # bomb ranks
+        jokers = bool(hand[SJ_SLOT] or hand[BJ_SLOT])
+        if not protected and not jokers:
+            return cls(ordinary, bombs, ordinary, ordinary, [])
+        keeping = _taking_none(ordinary, protected + _JOKER_SLOTS if jokers else protected)
+        keeps = list(compress(ordinary, keeping))
+        spends = list(compress(ordinary, map(not_, keeping)))
+        if not protected:
+            keeps_bombs = ordinary
+        elif not jokers:
+            keeps_bombs = keeps
+        else:
+            keeps_bombs = list(compress(ordinary, _taking_none(ordinary, protected)))
+        return cls(ordinary, bombs, keeps_bombs, keeps, spends)
+
+    def leads(self) -> list[Combo]:
+        """What the planner leads from: the moves that break no bomb, else any ordinary move,
+        else the bombs (then the only moves)."""
+        return self.keeps_bombs or self.ordinary or self.bombs
+
+
+_JOKER_SLOTS = (SJ_SLOT, BJ_SLOT)
+
+
+def _taking_none(moves: list[Combo], slots: tuple[int, ...]) -> list[bool]:
+    """Whether each of ``moves`` takes no card of ``slots`` (one slot at least)."""
+    taken = itemgetter(*slots)
+    none: int | tuple[int, ...] = 0 if len(slots) == 1 else (0,) * len(slots)  # what ``taken`` gives for none
+    return [taken(cards) == none for cards in map(_CARDS, moves)]
 
 
 class HintBot:
@@ -255,14 +314,6 @@ def whole_hand(hand: Counts, table: Combo | None, rules: Rules, moves: list[Comb
         return None
     options = playable_readings(hand, table, rules)
     return options[0] if options else None
-
-
-def _bomb_ranks(hand: Counts) -> set[int]:
-    return {slot for slot in range(SJ_SLOT) if hand[slot] >= 4}
-
-
-def _breaks(move: Combo, protected: set[int]) -> bool:
-    return any(map(move.cards.__getitem__, protected))
 
 
 def _wins_after(bomb: Combo, hand: Counts, seen: Seen) -> bool:
