@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from shuangkou.cards import (
     DECK,
@@ -283,6 +285,14 @@ def test_format_counts_lowest_rank_first() -> None:
     assert format_counts(parse_counts("BJ 5 3 4 3 4")) == "3 3 4 4 5 BJ"
     assert format_counts(parse_counts("SJ 10 2 T")) == "10 10 2 SJ"
     assert format_counts(EMPTY) == ""
+
+
+@given(st.lists(st.integers(0, 12), min_size=15, max_size=15))
+def test_format_counts_is_every_card_lowest_rank_first(counts: list[int]) -> None:
+    """A rank's cards are written at once, up to eight of them (two decks), else card by card."""
+    names = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "SJ", "BJ"]
+    symbols = [names[slot] for slot, count in enumerate(counts) for _ in range(count)]
+    assert format_counts(tuple(counts)) == " ".join(symbols)
 
 
 def test_cards_from_counts_round_trip() -> None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from enum import Enum, IntEnum
 from functools import lru_cache
 from itertools import chain, repeat
+from operator import getitem
 
 __all__ = [
     "DECK",
@@ -256,7 +257,14 @@ _SUITLESS = tuple(Card(Rank(slot + 3)) for slot in range(NUM_SLOTS))
 
 def format_counts(counts: Counts) -> str:
     """``"3 3 4 4 5 BJ"`` for counts, lowest rank first."""
-    return " ".join(_RANK_SYMBOLS[slot] for slot, count in enumerate(counts) for _ in range(count))
+    try:
+        return " ".join(filter(None, map(getitem, _SYMBOL_RUNS, counts)))  # a rank's cards at once
+    except IndexError:  # more cards of a rank than two decks hold
+        return " ".join(_RANK_SYMBOLS[slot] for slot, count in enumerate(counts) for _ in range(count))
+
+
+_SYMBOL_RUNS = tuple(tuple(" ".join((symbol,) * count) for count in range(9)) for symbol in _RANK_SYMBOLS)
+"""``[slot][count]``: the text of ``count`` cards of the slot's rank, up to the eight two decks hold."""
 
 
 def format_cards(cards: Iterable[Card]) -> str:
