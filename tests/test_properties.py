@@ -20,7 +20,7 @@ from reference import (
 
 from shuangkou.cards import DECK, Card, Counts, Rank, counts_of
 from shuangkou.combos import Combo, Kind, beats, bomb_key, classify, playable_readings
-from shuangkou.moves import hint_key, hosting_move, legal_moves
+from shuangkou.moves import hint_key, hosting_move, legal_move_runs, legal_moves
 from shuangkou.rules import Rules
 
 EXAMPLES = settings.default.max_examples
@@ -294,6 +294,27 @@ def test_R2_3_follow_moves_equal_the_reference(data: st.DataObject, hand: Counts
         # R5.3: played on this table, the move's cards are read to beat it.
         assert beats(classify(move.cards, table, rules), table, rules)
         assert classify(move.cards, table, rules, kind=move.kind) == move
+
+
+@scaled(3)
+@given(data=st.data(), hand=small_hands(), other=small_hands(), rules=rules_strategy, lead=st.booleans())
+def test_legal_move_runs_are_the_legal_moves_by_hint_key(
+    data: st.DataObject, hand: Counts, other: Counts, rules: Rules, lead: bool
+) -> None:
+    """R2.2, R2.3: the runs of ``legal_move_runs``, one after another, are the legal moves;
+    the moves of a run share their hint key, and the moves of an ordinary run their kind,
+    length, top rank, jokers and size (what the hints value a lead by, once per run)."""
+    table = None if lead else table_from(data.draw, other, rules)
+    runs = legal_move_runs(hand, table, rules)
+    assert [move for run in runs for move in run] == legal_moves(hand, table, rules)
+    for run in runs:
+        assert run
+        first = run[0]
+        shared = (first.kind, first.length, first.top, first.jokers, first.size)
+        for move in run:
+            assert hint_key(move, rules) == hint_key(first, rules)
+            if not first.is_bomb:
+                assert (move.kind, move.length, move.top, move.jokers, move.size) == shared
 
 
 @scaled(0.5)

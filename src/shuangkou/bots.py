@@ -12,7 +12,7 @@ from __future__ import annotations
 import operator
 import random
 from bisect import bisect_left
-from itertools import compress, repeat
+from itertools import chain, compress, repeat
 from operator import itemgetter, le, ne, not_
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
@@ -20,7 +20,7 @@ from .cards import Counts
 from .combos import BJ_SLOT, SJ_SLOT, Combo, Kind, playable_readings
 from .config import RoomConfig, load_config
 from .game import Action, Game, Pass, Play, PlayRecord
-from .moves import hosting_move, legal_moves
+from .moves import hosting_move, legal_move_runs, legal_moves
 from .rules import Rules
 
 if TYPE_CHECKING:
@@ -222,19 +222,22 @@ def hint_moves(seen: Seen) -> list[Combo]:
     that spend them, bombs last, each group weakest first — except that on a lead the moves
     that spend nothing go by the greedy lead value (long low combinations first). Hosting
     (R11.2) is another thing and stays as it is."""
-    moves = legal_moves(seen.hand, seen.table, seen.rules)
-    if not moves:
+    runs = legal_move_runs(seen.hand, seen.table, seen.rules)
+    if not runs:
         return []
+    moves = list(chain.from_iterable(runs))
     planner = GreedyBot()
     groups = _Groups.of(seen.hand, moves)
     keeps = groups.keeps
     if seen.table is None:
-        candidates = groups.leads()
-        values = planner.lead_values(seen, candidates)
-        first = planner._choose(seen, moves, groups, values)
-        if keeps:  # then the candidates are the moves that break no bomb: the keeps and those spending jokers
-            if keeps is not candidates:
-                values = list(compress(values, _taking_none(candidates, _JOKER_SLOTS)))
+        # A lead's value depends on what the moves of a run share: each run is valued once.
+        ordinary_runs = runs[: bisect_left(runs, 1, key=_run_phase)]
+        run_values = planner.lead_values(seen, list(map(_FIRST, ordinary_runs)))
+        values = list(chain.from_iterable(map(repeat, run_values, map(len, ordinary_runs))))  # of the ordinary moves
+        first = planner._choose(seen, moves, groups, groups.candidate_values(values, planner, seen))
+        if keeps:
+            if groups.keeping is not None:
+                values = list(compress(values, groups.keeping))
             order = sorted(range(len(keeps)), key=values.__getitem__, reverse=True)  # stable: ties stay weakest first
             keeps = list(map(keeps.__getitem__, order))
     else:
@@ -250,13 +253,16 @@ class _Groups(NamedTuple):
     """A hand's legal moves sorted out for planning and hints, each group in the order of
     the moves: the ordinary moves (not bombs) and the bombs; the ordinary moves that break
     no bomb of the hand (``keeps_bombs``), those that moreover spend no joker (``keeps``),
-    and the rest of the ordinary moves (``spends``)."""
+    and the rest of the ordinary moves (``spends``). ``unbroken`` and ``keeping`` tell, for
+    each ordinary move, whether it is among ``keeps_bombs`` and ``keeps`` (None: all are)."""
 
     ordinary: list[Combo]
     bombs: list[Combo]
     keeps_bombs: list[Combo]
     keeps: list[Combo]
     spends: list[Combo]
+    unbroken: list[bool] | None
+    keeping: list[bool] | None
 
     @classmethod
     def of(cls, hand: Counts, moves: list[Combo]) -> _Groups:
@@ -268,25 +274,36 @@ class _Groups(NamedTuple):
         protected = tuple(compress(range(SJ_SLOT), map(le, repeat(4), ranks))) if max(ranks) >= 4 else ()  # bomb ranks
         jokers = bool(hand[SJ_SLOT] or hand[BJ_SLOT])
         if not protected and not jokers:
-            return cls(ordinary, bombs, ordinary, ordinary, [])
+            return cls(ordinary, bombs, ordinary, ordinary, [], None, None)
         keeping = _taking_none(ordinary, protected + _JOKER_SLOTS if jokers else protected)
         keeps = list(compress(ordinary, keeping))
         spends = list(compress(ordinary, map(not_, keeping)))
         if not protected:
-            keeps_bombs = ordinary
-        elif not jokers:
-            keeps_bombs = keeps
-        else:
-            keeps_bombs = list(compress(ordinary, _taking_none(ordinary, protected)))
-        return cls(ordinary, bombs, keeps_bombs, keeps, spends)
+            return cls(ordinary, bombs, ordinary, keeps, spends, None, keeping)
+        if not jokers:
+            return cls(ordinary, bombs, keeps, keeps, spends, keeping, keeping)
+        unbroken = _taking_none(ordinary, protected)
+        return cls(ordinary, bombs, list(compress(ordinary, unbroken)), keeps, spends, unbroken, keeping)
 
     def leads(self) -> list[Combo]:
         """What the planner leads from: the moves that break no bomb, else any ordinary move,
         else the bombs (then the only moves)."""
         return self.keeps_bombs or self.ordinary or self.bombs
 
+    def candidate_values(self, values: list[float], planner: GreedyBot, seen: Seen) -> list[float]:
+        """The lead values of :meth:`leads` from ``values``, those of the ordinary moves (the
+        bombs' valued by ``planner`` for ``seen``)."""
+        if self.keeps_bombs:
+            return values if self.unbroken is None else list(compress(values, self.unbroken))
+        return values if self.ordinary else planner.lead_values(seen, self.bombs)
+
 
 _JOKER_SLOTS = (SJ_SLOT, BJ_SLOT)
+_FIRST = operator.itemgetter(0)
+
+
+def _run_phase(run: tuple[Combo, ...]) -> int:
+    return run[0].phase
 
 
 def _taking_none(moves: list[Combo], slots: tuple[int, ...]) -> list[bool]:
