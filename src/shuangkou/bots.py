@@ -299,7 +299,7 @@ class _Groups(NamedTuple):
 
 
 _JOKER_SLOTS = (SJ_SLOT, BJ_SLOT)
-_FIRST = operator.itemgetter(0)
+_FIRST = itemgetter(0)  # a run's first move
 
 
 def _run_phase(run: tuple[Combo, ...]) -> int:
