@@ -83,6 +83,31 @@ def test_bad_options_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["loadtest", "--sweep", "0,5"]) == 2
 
 
+def test_server_args_reach_the_server_the_run_starts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--server-arg``: an option for the servers the run starts. Here a rooms directory
+    whose only room the load bots can play in proves that the server read it."""
+    rooms = tmp_path / "rooms"
+    rooms.mkdir()
+    (rooms / "solo.toml").write_text('edition = "points"\nname = "Solo"\n')
+    status = main([
+        "loadtest", "--tables", "2", "--duration", "2", "--warmup", "0.5", "--think", "0.2", "--room", "solo",
+        f"--server-arg=--rooms={rooms}", "--server-arg=--commit-delay=2", "--json",
+    ])
+    report = json.loads(capsys.readouterr().out)
+    assert report["errors"] == {} and report["actions"] > 0, report
+    assert status == 0
+
+
+def test_a_server_refusing_a_server_arg_ends_the_run_with_its_reason(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["loadtest", "--tables", "1", "--duration", "1", "--server-arg=--commit-delay=-3"]) == 2
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error.startswith("a server of the run did not start") and "--commit-delay: expected 0 or more" in error
+    assert main(["loadtest", "--url", "http://127.0.0.1:1", "--server-arg=--commit-delay=2"]) == 2
+    assert "not to the one at --url" in json.loads(capsys.readouterr().out)["error"]
+    assert main(["loadtest", "--tables", "1", "--duration", "1", "--room", "solo"]) == 2  # a room it lacks
+    assert json.loads(capsys.readouterr().out)["error"] == "the server has no room 'solo'"
+
+
 def test_a_sweep_against_a_baseline_runs_both_servers_side_by_side() -> None:
     outcome = sweep(LoadSettings(duration=2, warmup=0.5, think=0.3), [3], baseline=sys.executable)
     (before,), (after,) = outcome["baseline_runs"], outcome["runs"]

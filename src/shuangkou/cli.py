@@ -475,6 +475,8 @@ def run_serve(args: argparse.Namespace) -> int:
         raise CommandError(f"--rooms: {rooms} is not a directory")
     if args.expert_workers is not None and args.expert_workers < 1:
         raise CommandError(f"--expert-workers: expected at least 1, got {args.expert_workers}")
+    if args.commit_delay is not None and not args.commit_delay >= 0:
+        raise CommandError(f"--commit-delay: expected 0 or more milliseconds, got {args.commit_delay}")
     settings = ServerSettings(
         database_url=args.database_url or database_url_in(data_dir),
         rooms_dir=rooms,
@@ -611,11 +613,14 @@ def add_loadtest(subparsers: Subparsers) -> None:
 
 def run_loadtest(args: argparse.Namespace) -> int:
     from .server.loadtest import run_command
+    from .server.process import ServerStartError
 
     try:
         return run_command(args)
     except ValueError as error:
         raise CommandError(str(error)) from None
+    except ServerStartError as error:  # e.g. an option given with --server-arg that serve refuses
+        raise CommandError(f"a server of the run did not start: {error}") from None
 
 
 if __name__ == "__main__":

@@ -687,10 +687,10 @@ async def _drive(
     rooms = json.loads(await run.request("GET", "/api/rooms"))["rooms"]
     seats = next((room.get("seats", 2) for room in rooms if room["name"] == settings.room), None)
     if seats is None:
-        raise RuntimeError(f"the server has no room {settings.room!r}")
+        raise ValueError(f"the server has no room {settings.room!r}")
     expert = next((room for room in rooms if room["name"] == settings.expert_room), None)
     if settings.expert_tables and (expert is None or expert.get("bot_level") != "expert"):
-        raise RuntimeError(f"the server has no room {settings.expert_room!r} with bot_level = \"expert\"")
+        raise ValueError(f"the server has no room {settings.expert_room!r} with bot_level = \"expert\"")
     run.seats = seats
     bots = [_Bot(run, i) for i in range(seats * settings.tables)]  # one connection per seat
     started = time.perf_counter()
@@ -1033,6 +1033,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--expert-room", default="expert",
                         help="the room of those tables, with bot_level = \"expert\" (default expert; the run adds "
                              "it to the server it starts; with --url the server must have it)")
+    parser.add_argument("--server-arg", action="append", default=[], metavar="ARG",
+                        help="an option for every server the run starts, the baseline's too (repeat it for more; "
+                             "write one with a value as --server-arg=--commit-delay=2), e.g. "
+                             "--server-arg=--expert-workers=2")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
@@ -1050,11 +1054,13 @@ def settings_from(args: argparse.Namespace) -> LoadSettings:
         raise ValueError("--expert-tables goes with one run, not with --sweep")
     if args.nodes > 1 or args.compare_nodes:
         _check_loopback(args.redis_url)
+    if args.server_arg and args.url:
+        raise ValueError("--server-arg goes to the servers the run starts, not to the one at --url")
     return LoadSettings(
         tables=args.tables, duration=args.duration, warmup=args.warmup, think=args.think, room=args.room,
         url=args.url, server_pid=args.server_pid, database_url=args.database_url, seed=args.seed,
         target_p99_ms=args.target_p99, nodes=args.nodes, cluster=args.nodes > 1, redis_url=args.redis_url,
-        expert_tables=args.expert_tables, expert_room=args.expert_room,
+        expert_tables=args.expert_tables, expert_room=args.expert_room, server_args=list(args.server_arg),
     )
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
-__all__ = ["ServerProcess", "free_port"]
+__all__ = ["ServerProcess", "ServerStartError", "free_port"]
 
 
 def free_port() -> int:
@@ -35,6 +35,10 @@ def free_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+class ServerStartError(RuntimeError):
+    """The server exited while starting, or did not answer in time (the message ends with its log's tail)."""
 
 
 class ServerProcess:
@@ -89,14 +93,14 @@ class ServerProcess:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited with {self.process.returncode}:\n{self.log_tail()}")
+                raise ServerStartError(f"the server exited with {self.process.returncode}:\n{self.log_tail()}")
             try:
                 self.get("/healthz")
                 return self
             except (OSError, urllib.error.URLError):
                 time.sleep(0.05)
         self.kill()
-        raise RuntimeError(f"the server did not answer within {timeout} s:\n{self.log_tail()}")
+        raise ServerStartError(f"the server did not answer within {timeout} s:\n{self.log_tail()}")
 
     def kill(self) -> None:
         """SIGKILL: the process dies at once, as in a crash."""
