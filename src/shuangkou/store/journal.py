@@ -142,9 +142,9 @@ class Journal(Fences):
         return self.driver_statement(upsert), self.driver_statement(_GAME_STATUS)
 
     @functools.cached_property
-    def _append_statements(self) -> tuple[DriverStatement, DriverStatement]:
-        """The status check and the insert of :meth:`_append_pipelined`, compiled once."""
-        return self.driver_statement(_GAME_STATUS_FOR_UPDATE), self.driver_statement(_INSERT_ACTION)
+    def _insert_action(self) -> DriverStatement:
+        """The insert of :meth:`_append_pipelined`, compiled once."""
+        return self.driver_statement(_INSERT_ACTION)
 
     @functools.cached_property
     def _insert_if_running(self) -> tuple[DriverStatement, Callable[[Sequence[Any]], tuple[Any, ...]]]:
@@ -229,7 +229,7 @@ class Journal(Fences):
             if wanted:
                 fenced.execute(checks[0].sql, checks[0].parameters({"table_ids": sorted(wanted)}))
             statuses.execute(checks[1].sql, checks[1].parameters({"game_ids": games}))
-            insert = self._append_statements[1]
+            insert = self._insert_action
             cursor.executemany(insert.sql, [insert.parameters(row) for row in rows])
             found = {str(table_id): int(token) for table_id, token in fenced.fetchall()} if wanted else {}
             running = {str(game) for game, status in statuses.fetchall() if status == "running"}
