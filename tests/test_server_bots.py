@@ -124,7 +124,8 @@ class HeldPool(ExpertPool):
         first = len(self.seeds) == 1
         await asyncio.to_thread(self.go.wait)
         move = await super().choose(config, seen, seed, rollouts)
-        return next(other for other in reversed(hint_moves(seen)) if other != move) if first else move
+        # (the expert's own move when it has no other: a hand of one legal move, or none)
+        return next((other for other in reversed(hint_moves(seen)) if other != move), move) if first else move
 
 
 def test_an_expert_move_searched_for_a_state_that_is_gone_is_dropped(start_server: StartServer) -> None:
