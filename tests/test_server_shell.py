@@ -206,6 +206,53 @@ def test_the_banner_comes_once_the_server_answers(tmp_path: Path) -> None:
         assert f"{BANNER} http://127.0.0.1:{server.port}/" in server.log_path.read_text()
 
 
+def test_a_port_taken_before_the_server_binds_it_is_left_for_another(tmp_path: Path) -> None:
+    """Tests run side by side: the free port a server process chose can be taken before its
+    server binds it, by another server that answers ``/healthz`` too. The start is not fooled
+    by that answer: the server is started again on another port, and it is its own that answers."""
+    import http.server
+    import threading
+
+    class Impostor(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = b'{"status": "ok", "impostor": true}'
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ServerProcess(tmp_path / "data")
+    taken = server.port
+    impostor = http.server.ThreadingHTTPServer(("127.0.0.1", taken), Impostor)
+    threading.Thread(target=impostor.serve_forever, daemon=True).start()
+    try:
+        with server:
+            assert server.port != taken
+            health = server.get("/healthz")
+            assert health["status"] == "ok" and "impostor" not in health
+            log = server.log_path.read_text()
+            assert f"cannot listen on 127.0.0.1:{taken}" in log
+            assert f"{BANNER} http://127.0.0.1:{server.port}/" in log
+    finally:
+        impostor.shutdown()
+        impostor.server_close()
+
+
+def test_a_server_process_given_a_taken_port_says_so(tmp_path: Path) -> None:
+    """A port given by the caller (a restart on the same address) is not replaced: the start
+    fails with the server's reason."""
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        with pytest.raises(RuntimeError, match=f"cannot listen on 127.0.0.1:{port}"):
+            ServerProcess(tmp_path / "data", port=port).start()
+
+
 def test_the_sqlite_lease_is_one_per_database_file(tmp_path: Path) -> None:
     """A SQLite file's lease is a lock beside it: a second is refused naming it; released, it
     can be taken again; an in-memory database has none."""

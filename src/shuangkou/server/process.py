@@ -41,6 +41,14 @@ class ServerStartError(RuntimeError):
     """The server exited while starting, or did not answer in time (the message ends with its log's tail)."""
 
 
+class _PortTaken(ServerStartError):
+    """The port chosen for the server was taken by another process before the server bound it."""
+
+
+_PORT_ATTEMPTS = 3
+_ANNOUNCEMENT = "Shuangkou is running at"  # what ``shuangkou serve`` prints once it serves
+
+
 class ServerProcess:
     """``python -m shuangkou serve`` on 127.0.0.1 with its own data directory."""
 
@@ -58,6 +66,7 @@ class ServerProcess:
         self.operator_token = operator_token
         self.extra_args = list(extra_args or [])
         self.port = port or free_port()
+        self._port_chosen = port is None  # a port of our choosing may be taken before the server binds it
         self.python = python or sys.executable  # another interpreter runs another installed copy
         self.process: subprocess.Popen[bytes] | None = None
         self._log: IO[bytes] | None = None
@@ -79,7 +88,20 @@ class ServerProcess:
         return self.data_dir / "server.log"
 
     def start(self, timeout: float = 30.0) -> ServerProcess:
-        """Start the server and wait until ``/healthz`` answers."""
+        """Start the server and wait until it says it serves and ``/healthz`` answers.
+
+        Another process may take a port of this object's choosing between its choice and the
+        server's bind (tests run side by side): the server then exits saying it cannot
+        listen, and is started again on another free port. Its own announcement in its log,
+        not only an answer on the port, tells that the answer comes from this server."""
+        for _ in range(_PORT_ATTEMPTS - 1):
+            try:
+                return self._start(timeout)
+            except _PortTaken:
+                self.port = free_port()
+        return self._start(timeout)
+
+    def _start(self, timeout: float) -> ServerProcess:
         assert self.process is None or self.process.poll() is not None, "already running"
         self.data_dir.mkdir(parents=True, exist_ok=True)
         command = [
@@ -89,18 +111,32 @@ class ServerProcess:
             "--operator-token", self.operator_token, *self.extra_args,
         ]
         self._log = open(self.log_path, "ab")  # noqa: SIM115 - kept open while the server runs
+        log_start = self._log.tell()
         self.process = subprocess.Popen(command, stdout=self._log, stderr=subprocess.STDOUT, env=dict(os.environ))
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
+                output = self._log_since(log_start)
+                self._log.close()
+                self._log = None
+                if self._port_chosen and f"cannot listen on 127.0.0.1:{self.port}" in output:
+                    raise _PortTaken(self.port)
                 raise ServerStartError(f"the server exited with {self.process.returncode}:\n{self.log_tail()}")
-            try:
-                self.get("/healthz")
-                return self
-            except (OSError, urllib.error.URLError):
-                time.sleep(0.05)
+            if _ANNOUNCEMENT in self._log_since(log_start):
+                try:
+                    self.get("/healthz")
+                    return self
+                except (OSError, urllib.error.URLError):
+                    pass
+            time.sleep(0.05)
         self.kill()
         raise ServerStartError(f"the server did not answer within {timeout} s:\n{self.log_tail()}")
+
+    def _log_since(self, offset: int) -> str:
+        """What the server wrote to its log from ``offset`` (where this start began)."""
+        with open(self.log_path, "rb") as log:
+            log.seek(offset)
+            return log.read().decode(errors="replace")
 
     def kill(self) -> None:
         """SIGKILL: the process dies at once, as in a crash."""
