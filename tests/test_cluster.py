@@ -226,6 +226,7 @@ def test_the_load_test_drives_two_nodes(database_url: str, redis_url: str) -> No
     assert report.nodes == 2 and len(report.server.split(", ")) == 2
     assert report.connected == report.connections == 8
     assert report.errors == {} and report.actions > 0
+    assert len(report.node_tables) == 2 and sum(report.node_tables.values()) == 4, report.node_tables
     split = report.cpu_split
     assert split["node 1"]["percent"] > 0 and split["node 2"]["percent"] > 0 and split["postgresql"]["percent"] > 0
     assert report.server_cpu_percent == round(split["node 1"]["percent"] + split["node 2"]["percent"], 1)
@@ -653,6 +654,43 @@ def test_a_burst_of_lookups_waits_for_a_redis_connection(redis_url: str) -> None
     found = asyncio.run(scenario())
     assert found[7] == ("table-7", None), "a seat whose table no live node runs"
     assert all(where == (None, None) for account, where in enumerate(found) if account != 7)
+
+
+def test_new_tables_sent_within_a_heartbeat_count_for_the_node_they_went_to(redis_url: str) -> None:
+    """A burst of quick-match joins between two heartbeats: node a (100 tables) sends new
+    tables to b (10 tables at its last heartbeat) only until b would run within a tenth of
+    a's count (the placement margin), not every one of them, as it did when b's count stayed
+    as last published; the next heartbeat's counts replace what a had added."""
+    from shuangkou.server.cluster import Cluster, ClusterSettings, NodeStatus
+
+    name = f"place-{uuid.uuid4().hex[:8]}"
+    settings = ClusterSettings(redis_url, "a", "http://a.example", name=name)
+
+    def status(node: str, tables: int) -> str:
+        return NodeStatus(node, f"http://{node}.example", tables, 2 * tables, 2 * tables, True, {}, {}).to_json()
+
+    async def publish(tables: dict[str, int]) -> None:
+        for node, count in tables.items():
+            await cluster.redis.hset(settings.key("nodes"), node, status(node, count))
+            await cluster.redis.set(settings.key("node", node), "live", px=60_000)
+        await cluster._read_nodes()
+
+    async def scenario() -> tuple[list[str | None], list[str | None]]:
+        try:
+            await publish({"a": 100, "b": 10})
+            burst = [cluster.placement(100) for _ in range(200)]
+            await publish({"a": 100, "b": 20})
+            after_heartbeat = [cluster.placement(100) for _ in range(200)]
+            return burst, after_heartbeat
+        finally:
+            await cluster.redis.delete(*(settings.key(*parts) for parts in (("nodes",), ("node", "a"), ("node", "b"))))
+            await cluster.redis.aclose()
+
+    cluster = Cluster(settings, "instance")
+    burst, after_heartbeat = asyncio.run(scenario())
+    # b takes new tables while 100 - (10 + sent) > max(2, 100 // 10): 80 of them, then a keeps them
+    assert burst == ["http://b.example"] * 80 + [None] * 120
+    assert after_heartbeat == ["http://b.example"] * 70 + [None] * 130
 
 
 class _RedisLine:

@@ -213,3 +213,18 @@ def test_errors_before_the_window_count_apart_and_none_while_stopping() -> None:
     run.measuring, run.stopping = False, True
     run.error("connection_lost")
     assert run.errors == {"warmup:redirect_failed": 1, "connection_lost": 1}
+
+
+def test_a_cluster_run_says_how_many_tables_each_node_ran() -> None:
+    from shuangkou.server.loadtest import LoadReport
+
+    report = LoadReport(
+        tables=300, connections=600, connected=600, seconds=20.0, actions=5000, actions_per_second=250.0,
+        per_table_actions_per_second=0.83, latency_ms={"p99": 40.0}, hint_ms={}, games_finished=100, errors={},
+        server_cpu_percent=40.0, server_cpu_ms_per_action=1.6, server_memory_mb=(100.0, 110.0),
+        server_histograms={}, loadgen_cpu_percent=20.0, machine_cpu_percent=50.0, load_average=1.0,
+        setup_seconds=2.0, server="http://127.0.0.1:1, http://127.0.0.1:2", target_p99_ms=100.0, nodes=2,
+        redirects=290, node_tables={"node-1": 140, "node-2": 160},
+    )
+    assert "tables per node at the window's end: node-1 140, node-2 160" in report.to_text()
+    assert report.to_dict()["node_tables"] == {"node-1": 140, "node-2": 160}

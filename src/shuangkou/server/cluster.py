@@ -27,6 +27,7 @@ import json
 import logging
 import secrets
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from types import TracebackType
@@ -275,6 +276,7 @@ class Cluster:
         self.nodes: dict[str, NodeStatus] = {}  # the live nodes as of the last heartbeat, this one included
         self.dead: list[str] = []  # nodes listed in ``nodes`` whose liveness expired
         self._sent: set[str] = set()  # waiting tables of other nodes a player was sent to since the last heartbeat
+        self._placed: Counter[str] = Counter()  # new tables sent to each other node since the last heartbeat
         self._pending: list[tuple[str, str, str | None]] = []  # directory writes: (hash, field, value or None)
         self._flusher: asyncio.Task[None] | None = None
         self._tasks: list[asyncio.Task[None]] = []
@@ -342,15 +344,19 @@ class Cluster:
     def placement(self, tables_here: int) -> str | None:
         """Where a new quick-match table should open: the URL of the least-loaded node that
         seats players when it runs clearly fewer tables than this one (``tables_here``);
-        None: here."""
+        None: here. The tables sent to a node since its last heartbeat count as its own, so
+        a burst of joins within one heartbeat does not pile onto the node that looked emptiest."""
         others = [
-            (status.tables, status.url) for node, status in self.nodes.items()
+            (status.tables + self._placed[node], node, status.url) for node, status in self.nodes.items()
             if node != self.node_id and status.accepting
         ]
         if not others:
             return None
-        tables, url = min(others)
-        return url if tables_here - tables > max(PLACEMENT_MARGIN, tables_here // 10) else None
+        tables, node, url = min(others)
+        if tables_here - tables > max(PLACEMENT_MARGIN, tables_here // 10):
+            self._placed[node] += 1
+            return url
+        return None
 
     def least_loaded(self) -> str | None:
         """The URL of the live node, other than this one, that seats players and runs the
@@ -476,6 +482,7 @@ class Cluster:
         alive = await self.redis.mget([settings.key("node", node) for node in ids]) if ids else []
         self.nodes = {node: NodeStatus.from_json(statuses[node]) for node, live in zip(ids, alive, strict=True) if live}
         self._sent.clear()
+        self._placed.clear()
         METRICS.cluster_nodes.set(len(self.nodes))
         for gauge in (METRICS.cluster_tables, METRICS.cluster_players, METRICS.cluster_connections):
             gauge.clear()

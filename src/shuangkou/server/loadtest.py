@@ -131,6 +131,7 @@ class LoadReport:
     target_p99_ms: float
     nodes: int = 1
     redirects: int = 0  # quick-match joins sent on to another node
+    node_tables: dict[str, int] = field(default_factory=dict)  # node: tables it ran at the window's end
     cpu_split: dict[str, CpuShare] = field(default_factory=dict)  # see :func:`cpu_split`
     expert_tables: int = 0  # tables against expert bots playing in this window besides ``tables``
     expert_latency_ms: dict[str, float] = field(default_factory=dict)  # the load bots' actions at those tables
@@ -182,6 +183,10 @@ class LoadReport:
             f"{self.tables} tables, {self.connected}/{self.connections} connections, "
             f"{self.seconds:.0f} s measured (setup {self.setup_seconds:.1f} s), server {self.server}"
             + (f" ({self.nodes} nodes, {self.redirects} joins redirected)" if self.nodes > 1 else ""),
+            *([
+                "tables per node at the window's end: "
+                + ", ".join(f"{node} {tables}" for node, tables in self.node_tables.items())
+            ] if self.node_tables else []),
             f"actions: {self.actions} ({self.actions_per_second:.0f}/s, "
             f"{self.per_table_actions_per_second:.2f}/s per table), games finished: {self.games_finished}",
             f"action latency ms: p50 {lat.get('p50', 0):.1f}  p95 {lat.get('p95', 0):.1f}  "
@@ -305,12 +310,16 @@ class _Run:
         result: dict[str, Any] = json.loads(await self.request("POST", path, json.dumps(data).encode()))
         return result
 
+    async def metrics(self) -> str:
+        """The server's /metrics text; empty when it does not answer."""
+        try:
+            return (await self.request("GET", "/metrics")).decode()
+        except (OSError, RuntimeError):
+            return ""
+
     async def histograms(self) -> dict[str, dict[float, float]]:
         """The server's histogram buckets from /metrics (metric name: {upper bound: count})."""
-        try:
-            text = (await self.request("GET", "/metrics")).decode()
-        except (OSError, RuntimeError):
-            return {}
+        text = await self.metrics()
         found: dict[str, dict[float, float]] = {}
         for line in text.splitlines():
             if "_bucket{" in line and not line.startswith("#"):
@@ -804,8 +813,22 @@ async def _measure(
         target_p99_ms=settings.target_p99_ms,
         nodes=len(run.node_urls),
         redirects=run.redirects,
+        node_tables=node_tables(await run.metrics()) if len(run.node_urls) > 1 else {},
         cpu_split=split,
     )
+
+
+def node_tables(metrics: str) -> dict[str, int]:
+    """The tables of each node of a cluster as of its last heartbeat, from a node's /metrics.
+
+    >>> node_tables('shuangkou_cluster_tables{node="b"} 7.0\\nshuangkou_cluster_tables{node="a"} 5.0')
+    {'a': 5, 'b': 7}
+    """
+    found = {}
+    for line in metrics.splitlines():
+        if line.startswith('shuangkou_cluster_tables{node="'):
+            found[line.split('"', 2)[1]] = int(float(line.split()[-1]))
+    return dict(sorted(found.items()))
 
 
 def _event_loop_runner() -> Any:
