@@ -517,6 +517,40 @@ def test_players_asking_within_one_heartbeat_are_not_sent_to_one_seat(
     run(scenario())
 
 
+def test_players_waiting_alone_on_two_nodes_are_brought_to_one_table(
+    make_node: Callable[..., ServerProcess], database_url: str
+) -> None:
+    """Two players who each opened a quick-match table on another node (they joined within
+    one heartbeat; here, joins that followed a redirect, which are seated where they arrive)
+    do not wait for a third: at a heartbeat the player on b, the node whose id sorts later,
+    is sent to the table waiting on a, and the two play there."""
+    a, b = make_node("a").start(60), make_node("b").start(60)
+
+    async def scenario() -> None:
+        bob, ann = await Client.guest(a.url, "Bob"), await Client.guest(b.url, "Ann")
+        await asyncio.gather(bob.connect(), ann.connect())
+        for player in (bob, ann):
+            await player.send({"type": "join", "room": "points", "opponent": "human", "redirected": True})
+        bob_table, ann_table = await asyncio.gather(bob.until(lambda t: True), ann.until(lambda t: True))
+        assert bob.base_url == a.url and ann.base_url == b.url and bob_table["id"] != ann_table["id"]
+        full = await ann.until(lambda table: all(seat is not None for seat in table["seats"]), timeout=15)
+        assert ann.base_url == a.url and full["id"] == bob_table["id"]
+        await bob.until(lambda table: all(seat is not None for seat in table["seats"]))
+        assert bob.base_url == a.url
+        for player in (bob, ann):
+            await player.ready()
+        for player in (bob, ann):
+            await player.until(lambda table: table["phase"] == "playing")
+        await play_turns((bob, ann), 2)
+        await close_all(bob, ann)
+
+    run(scenario())
+    sent = logged(b, "players sent on")
+    assert [(record["to"], record["players"]) for record in sent] == [(a.url, 1)]
+    assert logged(a, "players sent on") == []
+    assert b.get("/healthz")["tables"] == 0
+
+
 # -- spectators, operator commands, tables without a game ----------------------------------
 
 

@@ -62,3 +62,43 @@ def test_a_page_of_one_node_is_sent_to_the_node_that_runs_its_table_and_plays_on
     play_out([ann])
     check_result_against_ledger(a, ann)  # one database: any node's operator API shows the ledger
     ann.close()
+
+
+def test_a_page_waiting_alone_on_one_node_is_brought_to_the_player_waiting_on_another(
+    make_node: Callable[..., ServerProcess], browser: Browser
+) -> None:
+    """Ann's page opens a quick-match table on b; Bob then waits at a table of his own on a
+    (his join followed a redirect, so a seats him where he arrives). At a heartbeat b sends
+    Ann's page to Bob's table on a (the node whose id sorts first), where they play."""
+    a, b = make_node("a", bot_delay=0.05).start(60), make_node("b", bot_delay=0.05).start(60)
+    ann = Player(browser, b).sign_in("Ann").in_lobby()
+    sockets: list[str] = []
+    ann.page.on("websocket", lambda socket: sockets.append(socket.url))
+    ann.join("points", "quick")
+    ann.page.wait_for_selector("#view-table:not([hidden])")
+    wait_for(lambda: [node["tables"] for node in a.get("/api/admin/cluster")["nodes"]] == [0, 1], 5,
+             "a to know of Ann's table on b")
+
+    async def bob_plays() -> None:
+        """Bob waits on a, is joined by Ann, and lets hosting play his seat to the result."""
+        bob = await Client.guest(a.url, "Bob")
+        await bob.connect()
+        await bob.send({"type": "join", "room": "points", "opponent": "human", "redirected": True})
+        await bob.until(lambda table: all(seat is not None for seat in table["seats"]), timeout=20)
+        await bob.ready()
+        await bob.until(lambda table: table["phase"] == "playing", timeout=20)
+        await bob.hosting(True)
+        await bob.until(lambda table: table["phase"] == "settled", timeout=90)
+        await bob.close()
+
+    with ThreadPoolExecutor(1) as thread:
+        bob = thread.submit(run, bob_plays())
+        ann.page.wait_for_selector("[data-testid=ready]", timeout=20000)  # seated with Bob
+        assert sockets[-1].startswith(a.url.replace("http", "ws", 1)), sockets
+        ann.ready()
+        ann.wait_playing()
+        play_out([ann], limit=90)
+        bob.result()
+    assert [(record["to"], record["players"]) for record in test_cluster.logged(b, "players sent on")] == [(a.url, 1)]
+    check_result_against_ledger(a, ann)
+    ann.close()

@@ -308,12 +308,13 @@ class Cluster:
         adopt: Callable[[str, str | None], Awaitable[bool]],
         lapsed: Callable[[], Awaitable[None]],
         operate: Callable[[dict[str, Any]], Awaitable[dict[str, Any]]],
+        beat: Callable[[], None],
     ) -> int:
         """Close the rooms the operator closed cluster-wide, forget the directory entries of
         this node id's previous process, restore the running games of this node id (a
         restart) and of no node (left by a single server), listen to the operator's commands
-        (``operate`` applies one here), then start the heartbeat and the takeover loop;
-        returns how many games were restored."""
+        (``operate`` applies one here), then start the heartbeat (``beat`` runs after each
+        read of the live nodes) and the takeover loop; returns how many games were restored."""
         for room in sorted(await self.redis.smembers(self.settings.key("rooms_closed"))):
             await operate({"op": "close", "room": room})
         games = [(game, table) for game, table, node in await running_games(None) if node in (None, self.node_id)]
@@ -323,7 +324,7 @@ class Cluster:
         await commands.subscribe(self.settings.key("admin"))
         loop = asyncio.get_running_loop()
         self._tasks = [
-            loop.create_task(self._beat(status, lapsed), name="cluster-heartbeat"),
+            loop.create_task(self._beat(status, lapsed, beat), name="cluster-heartbeat"),
             loop.create_task(self._take_over(running_games, adopt), name="cluster-takeover"),
             loop.create_task(self._obey(commands, operate), name="cluster-commands"),
         ]
@@ -436,17 +437,19 @@ class Cluster:
             return table, None
         return table, status.url
 
-    def waiting_elsewhere(self, room: str) -> tuple[int, str, str] | None:
+    def waiting_elsewhere(self, room: str, players: int = 1, lower_ids: bool = False) -> tuple[int, str, str] | None:
         """The table of ``room`` closest to full where players wait on another live node
-        that seats players: (free seats, its URL, the table), as of the last heartbeat. A
-        table is named once per heartbeat, so the players who ask within one heartbeat are
-        not all sent to the same seat (those who find it taken play by quick match there)."""
+        that seats players, with a seat for each of ``players``: (free seats, its URL, the
+        table), as of the last heartbeat; with ``lower_ids``, only on a node whose id sorts
+        before this one's. A table is named once per heartbeat, so the players who ask
+        within one heartbeat are not all sent to the same seat (those who find it taken
+        play by quick match there)."""
         found = [
             (free, status.url, table)
             for node, status in self.nodes.items()
-            if node != self.node_id and status.accepting
+            if node != self.node_id and status.accepting and (node < self.node_id or not lower_ids)
             for table, free in status.waiting.get(room, [])
-            if table not in self._sent
+            if table not in self._sent and free >= players
         ]
         chosen = min(found, default=None)
         if chosen is not None:
@@ -455,7 +458,9 @@ class Cluster:
 
     # -- liveness -----------------------------------------------------------------------
 
-    async def _beat(self, status: Callable[[], NodeStatus], lapsed: Callable[[], Awaitable[None]]) -> None:
+    async def _beat(
+        self, status: Callable[[], NodeStatus], lapsed: Callable[[], Awaitable[None]], beat: Callable[[], None]
+    ) -> None:
         settings = self.settings
         ttl_ms = int(settings.ttl * 1000)
         while True:
@@ -466,6 +471,10 @@ class Cluster:
                 else:
                     await self.redis.hset(settings.key("nodes"), self.node_id, status().to_json())
                     await self._read_nodes()
+                    try:
+                        beat()
+                    except Exception:  # a bug there must not stop the heartbeat
+                        log.exception("heartbeat step failed", extra={"node": self.node_id})
                 if renewed != 1:  # the key had expired: this node was paused or cut off
                     log.warning("liveness lapsed", extra={"node": self.node_id})
                     await lapsed()

@@ -35,6 +35,7 @@ __all__ = [
     "Rejoin",
     "Request",
     "Restore",
+    "SendOn",
     "Sit",
     "Stop",
     "TimerFired",
@@ -93,6 +94,18 @@ class Restore(Request[None]):
     game_id: str
     record: TableRecord
     game: Game
+
+
+@dataclass(frozen=True, slots=True)
+class SendOn:
+    """Send the ``players`` persons who wait here for quick match to ``table`` of room
+    ``room`` on the node at ``url``, where players wait too (a cluster's node); nobody is
+    sent when the table no longer waits with just them, all connected."""
+
+    players: int
+    url: str
+    table: str
+    room: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +176,7 @@ class Stop:
 
 Asked = Sit | Reconnect | Rejoin | Restore
 """The requests that want an answer."""
-Told = Watch | Unwatch | Disconnect | Received | TimerFired | ReadyExpired | FillWaitOver | Decided
+Told = Watch | Unwatch | Disconnect | Received | TimerFired | ReadyExpired | FillWaitOver | Decided | SendOn
 """The items nobody waits for, but :class:`Stop`."""
 Item = Asked | Told | Stop
 

@@ -17,7 +17,7 @@ from ..store import Account, Fence, FencedError, Store, StoredGame
 from .bots import ExpertPool, SeatBot, default_expert_workers
 from .cluster import WAITING_LISTED, Cluster, Redirect
 from .connection import Connection
-from .inbox import Rejoin, Restore, Sit
+from .inbox import Rejoin, Restore, SendOn, Sit
 from .journal import ActionJournal
 from .metrics import METRICS
 from .record import restore_game
@@ -61,6 +61,7 @@ class Lobby:
         self.lock = asyncio.Lock()
         self.accepting = True
         self._background: set[asyncio.Task[None]] = set()
+        self._waiting: set[str] = set()  # quick-match tables where players waited at the last heartbeat
         self.services = Services(
             store=store,
             run_db=run_db,
@@ -238,6 +239,24 @@ class Lobby:
             if forward is not None and (url := forward.placement(len(self.tables))):
                 raise Redirect(url, room=room.name)  # the new table opens on the least-loaded node
             return await self._sit(await self._new_table(room), account, connection)
+
+    def send_waiting_on(self) -> None:
+        """A cluster's heartbeat: the players who have waited at a quick-match table here
+        since the last heartbeat are sent to a table of their room where players wait on a
+        node whose id sorts before this one's (seats enough for them): players who joined
+        on two nodes at once, each opening a table, end at one table. Players only move
+        towards lower ids, so no two nodes swap theirs."""
+        cluster = self.cluster
+        assert cluster is not None, "a cluster's node"
+        waiting = {table.id: table for table in self.tables.values() if table.waiting_for_players()}
+        for table_id in sorted(waiting.keys() & self._waiting):
+            table = waiting[table_id]
+            players = len(table.seats) - table.free_seats
+            room = table.room.name
+            found = cluster.waiting_elsewhere(room, players, lower_ids=True)
+            if found is not None:
+                table.tell(SendOn(players, found[1], found[2], room))
+        self._waiting = set(waiting)
 
     async def fill_with_bots(self, account: Account) -> Table:
         """Seat bots in every free seat of the account's table, between games."""

@@ -99,7 +99,8 @@ class AppState:
         if self.cluster is None:
             return await lobby.restore()
         restored = await self.cluster.start(
-            self.node_status, self._running_games, lobby.adopt, lobby.check_fences, self._operate
+            self.node_status, self._running_games, lobby.adopt, lobby.check_fences, self._operate,
+            lobby.send_waiting_on,
         )
         return restored, 0
 

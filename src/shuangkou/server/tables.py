@@ -60,6 +60,7 @@ from .inbox import (
     Rejoin,
     Request,
     Restore,
+    SendOn,
     Sit,
     Stop,
     TimerFired,
@@ -305,6 +306,8 @@ class Table:
             case Restore(game_id=game_id, record=record, game=game):
                 await self._restore(game_id, record, game)
                 answer(item, None)
+            case SendOn(players=players, url=url, table=table, room=room):
+                self._send_on(players, {"type": "redirect", "url": url, "table": table, "room": room})
             case Watch(connection=connection):
                 self.spectators.add(connection)
                 self._send_state(connection, None)
@@ -414,6 +417,26 @@ class Table:
         if seat.bot is None and all(other is None or other.bot is not None for other in self.seats):
             for other in range(len(self.seats)):  # a bot never waits alone: the table closes
                 self._free(other)
+
+    def _send_on(self, players: int, redirect: dict[str, Any]) -> None:
+        """Send the persons waiting here on with ``redirect`` and free their seats (the table
+        then closes), if the table still waits for players with no game, with ``players``
+        persons seated, each connected."""
+        seated = [index for index, seat in enumerate(self.seats) if seat is not None]
+        if self.playing or not self.waiting_for_players() or len(seated) != players:
+            return
+        connections = [seat.connection for seat in self.seats if seat is not None and seat.bot is None]
+        if len(connections) != players or None in connections:
+            return
+        for index, connection in zip(seated, connections, strict=True):
+            assert connection is not None
+            connection.send(redirect)
+            seat = self.seats[index]
+            assert seat is not None
+            seat.connection = None
+            self._free(index)
+        self._log("players sent on", to=redirect["url"], table_there=redirect["table"], players=players)
+        self._changed([])  # for its spectators
 
     def _arm_fill_wait(self) -> None:
         """Time the wait of the players at a quick-match table for others, once per wait."""
