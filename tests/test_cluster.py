@@ -242,6 +242,13 @@ def test_the_load_test_drives_two_nodes(database_url: str, redis_url: str) -> No
         engine.dispose()
 
 
+def _waiting_seen(server: ServerProcess, node: str) -> dict[str, int]:
+    """How many tables ``node`` lists where players wait, per room, as ``server`` last read it
+    (a table is listed once its players have waited a heartbeat)."""
+    nodes = server.get("/api/admin/cluster")["nodes"]
+    return next((dict(status["waiting"]) for status in nodes if status["node"] == node), {})
+
+
 def _players(server: ServerProcess, room: str = "points", what: str = "players") -> int:
     rooms = server.get("/api/rooms")["rooms"]
     return sum(found[what] for found in rooms if found["name"] == room)
@@ -259,8 +266,8 @@ def test_quick_match_groups_players_of_three_nodes_at_one_table(
         players: list[Client] = []
         for number, (node, name) in enumerate(zip(nodes, ("Ann", "Bob", "Cid", "Dee"), strict=True)):
             if number:  # every node lists the table where the others wait (its heartbeat)
-                wait_for(lambda n=number: _players(nodes[n], "classic", "free_seats") == 4 - n, 5,
-                         "the waiting table to be listed")
+                wait_for(lambda n=number: _players(nodes[n], "classic", "free_seats") == 4 - n
+                         and _waiting_seen(nodes[n], "a") == {"classic": 1}, 5, "the waiting table to be listed")
             player = await Client.guest(node.url, name)
             await player.connect()
             await player.join("classic")
@@ -473,7 +480,7 @@ def test_a_new_quick_match_table_opens_on_the_node_with_fewer_tables(
         await ann.join("points")  # no table waits anywhere: the new one opens on b
         await ann.until(lambda table: True)
         assert ann.base_url == b.url
-        wait_for(lambda: _players(a, "points", "free_seats") == 1, 5, "a to list the table waiting on b")
+        wait_for(lambda: _waiting_seen(a, "b") == {"points": 1}, 5, "a to see b list Ann's table")
         bob = await Client.guest(a.url, "Bob")
         await bob.connect()
         await bob.join("points")
@@ -497,7 +504,7 @@ def test_players_asking_within_one_heartbeat_are_not_sent_to_one_seat(
         await ann.connect()
         await ann.join("points")
         waiting = await ann.until(lambda table: True)
-        wait_for(lambda: _players(a, "points", "free_seats") == 1, 5, "a to list the table waiting on b")
+        wait_for(lambda: _waiting_seen(a, "b") == {"points": 1}, 5, "a to see b list Ann's table")
         bob, carl = await Client.guest(a.url, "Bob"), await Client.guest(a.url, "Carl")
         await asyncio.gather(bob.connect(), carl.connect())
         await asyncio.gather(bob.join("points"), carl.join("points"))

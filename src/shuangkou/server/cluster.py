@@ -199,10 +199,12 @@ class NodeStatus:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form for the operator API."""
+        """JSON form for the operator API (``waiting``: per room, the tables listed for other
+        nodes' quick match)."""
         return {
             "node": self.node, "url": self.url, "tables": self.tables, "players": self.players,
             "connections": self.connections, "accepting": self.accepting,
+            "waiting": {room: len(tables) for room, tables in sorted(self.waiting.items()) if tables},
         }
 
 

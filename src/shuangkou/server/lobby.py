@@ -143,10 +143,14 @@ class Lobby:
         return [room.summary(players.get(name, 0), free.get(name, 0)) for name, room in self.rooms.items()]
 
     def waiting_tables(self) -> dict[str, list[tuple[str, int]]]:
-        """Per room, the tables where players wait for quick match (the closest to full first)."""
+        """Per room, the tables where players have waited for quick match since the last
+        heartbeat at least (the closest to full first), for the other nodes to send players
+        to. A table that has just opened is not listed: in a burst of joins it fills within
+        moments, and the other nodes would send players to a seat taken long before they
+        arrive (each then opening a table there, piling tables onto one node)."""
         waiting: dict[str, list[tuple[str, int]]] = {}
         for table in self.tables.values():
-            if table.waiting_for_players():
+            if table.waiting_for_players() and table.id in self._waiting:
                 waiting.setdefault(table.room.name, []).append((table.id, table.free_seats))
         return {room: sorted(tables, key=lambda t: t[1])[:WAITING_LISTED] for room, tables in waiting.items()}
 
