@@ -701,7 +701,8 @@ def test_new_tables_sent_within_a_heartbeat_count_for_the_node_they_went_to(redi
     """A burst of quick-match joins between two heartbeats: node a (100 tables) sends new
     tables to b (10 tables at its last heartbeat) only until b would run within a tenth of
     a's count (the placement margin), not every one of them, as it did when b's count stayed
-    as last published; the next heartbeat's counts replace what a had added."""
+    as last published; the next heartbeat's counts replace what a had added; and a compares
+    its count of the same heartbeat with b's, not its count of now."""
     from shuangkou.server.cluster import Cluster, ClusterSettings, NodeStatus
 
     name = f"place-{uuid.uuid4().hex[:8]}"
@@ -716,22 +717,27 @@ def test_new_tables_sent_within_a_heartbeat_count_for_the_node_they_went_to(redi
             await cluster.redis.set(settings.key("node", node), "live", px=60_000)
         await cluster._read_nodes()
 
-    async def scenario() -> tuple[list[str | None], list[str | None]]:
+    async def scenario() -> tuple[list[str | None], list[str | None], list[str | None]]:
         try:
             await publish({"a": 100, "b": 10})
             burst = [cluster.placement(100) for _ in range(200)]
             await publish({"a": 100, "b": 20})
             after_heartbeat = [cluster.placement(100) for _ in range(200)]
-            return burst, after_heartbeat
+            # a's count of now (150) is not set against b's of the last heartbeat: a's own
+            # published count (20) is, or both nodes would send each other their players.
+            await publish({"a": 20, "b": 20})
+            same_heartbeat = [cluster.placement(150) for _ in range(10)]
+            return burst, after_heartbeat, same_heartbeat
         finally:
             await cluster.redis.delete(*(settings.key(*parts) for parts in (("nodes",), ("node", "a"), ("node", "b"))))
             await cluster.redis.aclose()
 
     cluster = Cluster(settings, "instance")
-    burst, after_heartbeat = asyncio.run(scenario())
+    burst, after_heartbeat, same_heartbeat = asyncio.run(scenario())
     # b takes new tables while 100 - (10 + sent) > max(2, 100 // 10): 80 of them, then a keeps them
     assert burst == ["http://b.example"] * 80 + [None] * 120
     assert after_heartbeat == ["http://b.example"] * 70 + [None] * 130
+    assert same_heartbeat == [None] * 10
 
 
 class _RedisLine:

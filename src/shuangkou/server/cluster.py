@@ -346,9 +346,16 @@ class Cluster:
 
     def placement(self, tables_here: int) -> str | None:
         """Where a new quick-match table should open: the URL of the least-loaded node that
-        seats players when it runs clearly fewer tables than this one (``tables_here``);
-        None: here. The tables sent to a node since its last heartbeat count as its own, so
-        a burst of joins within one heartbeat does not pile onto the node that looked emptiest."""
+        seats players when it runs clearly fewer tables than this one; None: here.
+
+        Both counts are those of the last heartbeat (this node's as it published it then;
+        ``tables_here`` until it has): in a burst of joins, a node that set its count of now
+        against the others' of up to a heartbeat ago would find itself the fuller one, as
+        would each of them, and they would send each other their players. The tables sent
+        to a node since its last heartbeat count as its own, so a burst does not pile onto
+        the node that looked emptiest."""
+        published = self.nodes.get(self.node_id)
+        here = published.tables if published is not None else tables_here
         others = [
             (status.tables + self._placed[node], node, status.url) for node, status in self.nodes.items()
             if node != self.node_id and status.accepting
@@ -356,7 +363,7 @@ class Cluster:
         if not others:
             return None
         tables, node, url = min(others)
-        if tables_here - tables > max(PLACEMENT_MARGIN, tables_here // 10):
+        if here - tables > max(PLACEMENT_MARGIN, here // 10):
             self._placed[node] += 1
             return url
         return None
