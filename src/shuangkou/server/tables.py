@@ -422,18 +422,15 @@ class Table:
         """Send the persons waiting here on with ``redirect`` and free their seats (the table
         then closes), if the table still waits for players with no game, with ``players``
         persons seated, each connected."""
-        seated = [index for index, seat in enumerate(self.seats) if seat is not None]
+        seated = [(index, seat) for index, seat in enumerate(self.seats) if seat is not None]
         if self.playing or not self.waiting_for_players() or len(seated) != players:
             return
-        connections = [seat.connection for seat in self.seats if seat is not None and seat.bot is None]
-        if len(connections) != players or None in connections:
+        if any(seat.bot is not None or seat.connection is None for _, seat in seated):
             return
-        for index, connection in zip(seated, connections, strict=True):
-            assert connection is not None
-            connection.send(redirect)
-            seat = self.seats[index]
-            assert seat is not None
-            seat.connection = None
+        for index, seat in seated:
+            connection, seat.connection = seat.connection, None
+            if connection is not None:
+                connection.send(redirect)
             self._free(index)
         self._log("players sent on", to=redirect["url"], table_there=redirect["table"], players=players)
         self._changed([])  # for its spectators
