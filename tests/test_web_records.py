@@ -133,12 +133,11 @@ def test_the_card_tracker_shows_the_servers_counts_persists_and_covers_nothing(
                 "(() => { const r = document.querySelector('#tracker').getBoundingClientRect();"
                 " return r.left >= 0 && r.right <= innerWidth && r.bottom <= innerHeight; })()"
             ), (room, viewport)
-        page.reload()
+        player.reload_into_a_game()
         page.wait_for_selector("#tracker:not([hidden]) .tk")  # remembered by the browser
         page.click("#btn-tracker")
         assert page.is_hidden("#tracker")
-        page.reload()
-        player.wait_playing()
+        player.reload_into_a_game()
         assert page.is_hidden("#tracker") and page.get_attribute("#btn-tracker", "aria-pressed") == "false"
         player.close()
 
