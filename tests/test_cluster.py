@@ -473,8 +473,10 @@ def test_a_new_quick_match_table_opens_on_the_node_with_fewer_tables(
             await player.join("points", opponent="bot")
             await player.until(lambda table: True)
             busy.append(player)
-        wait_for(lambda: [node["tables"] for node in a.get("/api/admin/cluster")["nodes"]] == [3, 0], 5,
-                 "a to know b's load")
+        opened = time.time()
+        # a sets b's count against its own when b published it: a status of b published since
+        wait_for(lambda: [(node["tables"], node["published"] > opened) for node in a.get("/api/admin/cluster")["nodes"]]
+                 == [(3, True), (0, True)], 5, "a to know b's load")
         ann = await Client.guest(a.url, "Ann")
         await ann.connect()
         await ann.join("points")  # no table waits anywhere: the new one opens on b
@@ -697,47 +699,59 @@ def test_a_burst_of_lookups_waits_for_a_redis_connection(redis_url: str) -> None
     assert all(where == (None, None) for account, where in enumerate(found) if account != 7)
 
 
-def test_new_tables_sent_within_a_heartbeat_count_for_the_node_they_went_to(redis_url: str) -> None:
-    """A burst of quick-match joins between two heartbeats: node a (100 tables) sends new
-    tables to b (10 tables at its last heartbeat) only until b would run within a tenth of
-    a's count (the placement margin), not every one of them, as it did when b's count stayed
-    as last published; the next heartbeat's counts replace what a had added; and a compares
-    its count of the same heartbeat with b's, not its count of now."""
+def test_placement_sets_a_nodes_count_against_this_nodes_count_when_it_published(redis_url: str) -> None:
+    """Quick-match placement between two heartbeats: node a sets b's published count against
+    its own count at the moment b published, not its count of now (in a burst of joins each
+    node would find itself the fuller one in turn and send the other its players); each new
+    table sent to b since then narrows a's lead by two (b has it, a did not open it), so a
+    sends b only enough to even out, and b's next status replaces what a had reckoned."""
     from shuangkou.server.cluster import Cluster, ClusterSettings, NodeStatus
 
     name = f"place-{uuid.uuid4().hex[:8]}"
     settings = ClusterSettings(redis_url, "a", "http://a.example", name=name)
 
-    def status(node: str, tables: int) -> str:
-        return NodeStatus(node, f"http://{node}.example", tables, 2 * tables, 2 * tables, True, {}, {}).to_json()
-
-    async def publish(tables: dict[str, int]) -> None:
-        for node, count in tables.items():
-            await cluster.redis.hset(settings.key("nodes"), node, status(node, count))
-            await cluster.redis.set(settings.key("node", node), "live", px=60_000)
+    async def publish(node: str, tables: int) -> None:
+        status = NodeStatus(node, f"http://{node}.example", tables, 2 * tables, 2 * tables, True, {}, {}, time.time())
+        await cluster.redis.hset(settings.key("nodes"), node, status.to_json())
+        await cluster.redis.set(settings.key("node", node), "live", px=60_000)
         await cluster._read_nodes()
 
-    async def scenario() -> tuple[list[str | None], list[str | None], list[str | None]]:
+    def open_tables(count: int) -> None:
+        for _ in range(count):
+            cluster.table_opened(uuid.uuid4().hex)
+
+    async def scenario() -> dict[str, list[str | None]]:
+        placed: dict[str, list[str | None]] = {}
         try:
-            await publish({"a": 100, "b": 10})
-            burst = [cluster.placement(100) for _ in range(200)]
-            await publish({"a": 100, "b": 20})
-            after_heartbeat = [cluster.placement(100) for _ in range(200)]
-            # a's count of now (150) is not set against b's of the last heartbeat: a's own
-            # published count (20) is, or both nodes would send each other their players.
-            await publish({"a": 20, "b": 20})
-            same_heartbeat = [cluster.placement(150) for _ in range(10)]
-            return burst, after_heartbeat, same_heartbeat
+            open_tables(20)
+            assert cluster.placement(20) is None, "no other node"
+            await publish("b", 20)  # when a ran 20 tables
+            open_tables(130)
+            placed["a grew since"] = [cluster.placement(150) for _ in range(10)]
+            await publish("b", 10)  # a runs 150 now
+            placed["burst"] = [cluster.placement(150) for _ in range(200)]
+            await publish("b", 100)  # the 63 sent and b's own arrivals since
+            placed["next status"] = [cluster.placement(150) for _ in range(100)]
+            for _ in range(40):
+                cluster.table_closed(uuid.uuid4().hex)
+            placed["a closed 40"] = [cluster.placement(110) for _ in range(5)]
+            return placed
         finally:
-            await cluster.redis.delete(*(settings.key(*parts) for parts in (("nodes",), ("node", "a"), ("node", "b"))))
+            if cluster._flusher is not None:
+                await cluster._flusher
+            keys = (("nodes",), ("node", "b"), ("tables",))
+            await cluster.redis.delete(*(settings.key(*parts) for parts in keys))
             await cluster.redis.aclose()
 
     cluster = Cluster(settings, "instance")
-    burst, after_heartbeat, same_heartbeat = asyncio.run(scenario())
-    # b takes new tables while 100 - (10 + sent) > max(2, 100 // 10): 80 of them, then a keeps them
-    assert burst == ["http://b.example"] * 80 + [None] * 120
-    assert after_heartbeat == ["http://b.example"] * 70 + [None] * 130
-    assert same_heartbeat == [None] * 10
+    placed = asyncio.run(scenario())
+    assert placed["a grew since"] == [None] * 10, "b's count of then against a's of then: even"
+    # b takes new tables while 150 - 10 - 2 * sent > max(2, 150 // 10): 63 of them, then a keeps them
+    assert placed["burst"] == ["http://b.example"] * 63 + [None] * 137
+    # 150 - 100 - 2 * sent > 15: 18 more
+    assert placed["next status"] == ["http://b.example"] * 18 + [None] * 82
+    # a ran 150 when b published, 110 now: 150 - 100 - 2 * (18 + sent) > 110 // 10 for 2 more
+    assert placed["a closed 40"] == ["http://b.example"] * 2 + [None] * 3
 
 
 class _RedisLine:

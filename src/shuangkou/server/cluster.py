@@ -23,11 +23,14 @@ corrupt one.
 from __future__ import annotations
 
 import asyncio
+import bisect
+import dataclasses
 import json
 import logging
+import math
 import secrets
 import time
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from types import TracebackType
@@ -174,12 +177,13 @@ class NodeStatus:
     accepting: bool
     rooms: dict[str, tuple[int, int]]  # room → (players seated, free seats where players wait)
     waiting: dict[str, list[tuple[str, int]]]  # room → tables where players wait for quick match, free seats
+    at: float = 0.0  # when the node published it (seconds since the epoch; 0: not said)
 
     def to_json(self) -> str:
         """The value stored in ``nodes``."""
         return json.dumps({
             "node": self.node, "url": self.url, "tables": self.tables, "players": self.players,
-            "connections": self.connections, "accepting": self.accepting,
+            "connections": self.connections, "accepting": self.accepting, "at": self.at,
             "rooms": {name: list(counts) for name, counts in self.rooms.items()},
             "waiting": {name: [list(table) for table in tables] for name, tables in self.waiting.items()},
         })
@@ -195,15 +199,15 @@ class NodeStatus:
         }
         return cls(
             str(data["node"]), str(data["url"]), int(data["tables"]), int(data["players"]),
-            int(data["connections"]), bool(data["accepting"]), rooms, waiting,
+            int(data["connections"]), bool(data["accepting"]), rooms, waiting, float(data.get("at", 0.0)),
         )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form for the operator API (``waiting``: per room, the tables listed for other
-        nodes' quick match)."""
+        nodes' quick match; ``published``: when, in seconds since the epoch)."""
         return {
             "node": self.node, "url": self.url, "tables": self.tables, "players": self.players,
-            "connections": self.connections, "accepting": self.accepting,
+            "connections": self.connections, "accepting": self.accepting, "published": self.at,
             "waiting": {room: len(tables) for room, tables in sorted(self.waiting.items()) if tables},
         }
 
@@ -278,7 +282,10 @@ class Cluster:
         self.nodes: dict[str, NodeStatus] = {}  # the live nodes as of the last heartbeat, this one included
         self.dead: list[str] = []  # nodes listed in ``nodes`` whose liveness expired
         self._sent: set[str] = set()  # waiting tables of other nodes a player was sent to since the last heartbeat
-        self._placed: Counter[str] = Counter()  # new tables sent to each other node since the last heartbeat
+        self._placed: defaultdict[str, list[float]] = defaultdict(list)  # when new tables were sent to each other node
+        # Tables opened less tables closed here, after each recent opening or closing (and before them):
+        self._net: list[tuple[float, int]] = []
+        self._net_before = 0
         self._pending: list[tuple[str, str, str | None]] = []  # directory writes: (hash, field, value or None)
         self._flusher: asyncio.Task[None] | None = None
         self._tasks: list[asyncio.Task[None]] = []
@@ -345,28 +352,44 @@ class Cluster:
             log.warning("liveness not given up", extra={"error": str(problem)})
 
     def placement(self, tables_here: int) -> str | None:
-        """Where a new quick-match table should open: the URL of the least-loaded node that
-        seats players when it runs clearly fewer tables than this one; None: here.
+        """Where a new quick-match table should open: the URL of the node that seats players
+        and runs clearly fewer tables than this one (``tables_here`` now); None: here.
 
-        Both counts are those of the last heartbeat (this node's as it published it then;
-        ``tables_here`` until it has): in a burst of joins, a node that set its count of now
-        against the others' of up to a heartbeat ago would find itself the fuller one, as
-        would each of them, and they would send each other their players. The tables sent
-        to a node since its last heartbeat count as its own, so a burst does not pile onto
-        the node that looked emptiest."""
-        published = self.nodes.get(self.node_id)
-        here = published.tables if published is not None else tables_here
-        others = [
-            (status.tables + self._placed[node], node, status.url) for node, status in self.nodes.items()
+        A node's count is set against this node's count at the moment that node published
+        it, not against this node's count of now: in a burst of joins, counts a fraction of
+        a heartbeat apart differ by the tables opened in between, and each node would find
+        itself the fuller one in turn. Each table sent to a node since it published narrows
+        the lead by two (the node has it, and this node did not open it), on the assumption
+        that players arrive at both nodes alike (a load balancer's share): a node that gets
+        players only from others fills more slowly, never past this one."""
+        now = time.time()
+        leads = [
+            (
+                self._count_at(status.at, tables_here) - status.tables - 2 * self._sent_since(node, status.at),
+                node, status.url,
+            )
+            for node, status in self.nodes.items()
             if node != self.node_id and status.accepting
         ]
-        if not others:
+        if not leads:
             return None
-        tables, node, url = min(others)
-        if here - tables > max(PLACEMENT_MARGIN, here // 10):
-            self._placed[node] += 1
+        lead, node, url = max(leads)
+        if lead > max(PLACEMENT_MARGIN, tables_here // 10):
+            self._placed[node].append(now)
             return url
         return None
+
+    def _count_at(self, moment: float, tables_now: int) -> int:
+        """This node's tables at ``moment``: ``tables_now`` less those opened since, plus those closed."""
+        index = bisect.bisect_right(self._net, (moment, math.inf))
+        then = self._net[index - 1][1] if index else self._net_before
+        now = self._net[-1][1] if self._net else self._net_before
+        return tables_now - (now - then)
+
+    def _sent_since(self, node: str, moment: float) -> int:
+        """New tables this node sent to ``node`` after ``moment``."""
+        sent = self._placed[node]
+        return len(sent) - bisect.bisect_right(sent, moment)
 
     def least_loaded(self) -> str | None:
         """The URL of the live node, other than this one, that seats players and runs the
@@ -390,11 +413,17 @@ class Cluster:
 
     def table_opened(self, table_id: str) -> None:
         """This node runs ``table_id`` now."""
+        self._count_change(1)
         self._write("tables", table_id, self.node_id)
 
     def table_closed(self, table_id: str) -> None:
         """The table closed here (its last player left)."""
+        self._count_change(-1)
         self._write("tables", table_id, None)
+
+    def _count_change(self, change: int) -> None:
+        """Note a table opened (1) or closed (-1) here, when (:meth:`placement` reckons with it)."""
+        self._net.append((time.time(), (self._net[-1][1] if self._net else self._net_before) + change))
 
     def seated(self, account: int, table_id: str) -> None:
         """``account`` sits at ``table_id`` (of this node)."""
@@ -478,7 +507,8 @@ class Cluster:
                 if renewed == 0:  # its id was taken over by a new process: the tables it claimed are not ours
                     log.error("another process holds this node id", extra={"node": self.node_id})
                 else:
-                    await self.redis.hset(settings.key("nodes"), self.node_id, status().to_json())
+                    published = dataclasses.replace(status(), at=time.time())
+                    await self.redis.hset(settings.key("nodes"), self.node_id, published.to_json())
                     await self._read_nodes()
                     try:
                         beat()
@@ -500,7 +530,7 @@ class Cluster:
         alive = await self.redis.mget([settings.key("node", node) for node in ids]) if ids else []
         self.nodes = {node: NodeStatus.from_json(statuses[node]) for node, live in zip(ids, alive, strict=True) if live}
         self._sent.clear()
-        self._placed.clear()
+        self._forget_placements()
         METRICS.cluster_nodes.set(len(self.nodes))
         for gauge in (METRICS.cluster_tables, METRICS.cluster_players, METRICS.cluster_connections):
             gauge.clear()
@@ -509,6 +539,22 @@ class Cluster:
             METRICS.cluster_players.labels(node).set(status.players)
             METRICS.cluster_connections.labels(node).set(status.connections)
         self.dead = [node for node, live in zip(ids, alive, strict=True) if not live]
+
+    def _forget_placements(self) -> None:
+        """Keep only the placements, openings and closings the live nodes' statuses may still
+        be set against: those since the oldest of them was published."""
+        published = [status.at for node, status in self.nodes.items() if node != self.node_id]
+        # a live node publishes every heartbeat: a status older than its liveness is not set against
+        oldest = max(min(published, default=math.inf), time.time() - self.settings.ttl)
+        for node in list(self._placed):
+            sent = self._placed[node]
+            del sent[: bisect.bisect_right(sent, oldest)]
+            if not sent:
+                del self._placed[node]
+        gone = bisect.bisect_right(self._net, (oldest, math.inf))
+        if gone:
+            self._net_before = self._net[gone - 1][1]
+            del self._net[:gone]
 
     # -- takeover -----------------------------------------------------------------------
 
