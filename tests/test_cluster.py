@@ -841,3 +841,71 @@ def test_a_player_connecting_while_redis_is_cut_off_is_told_to_connect_again(
     finally:
         node.kill()
         line.close()
+
+
+def test_a_dead_nodes_directory_is_forgotten_by_chunks_sparing_what_was_listed_again(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A dead node's tables (but those kept) and the seats at them are deleted chunk by
+    chunk (about three fields a chunk here: hashes this large are scanned by HSCAN's count,
+    smaller ones whole), the other node's entries untouched; a table that a
+    node taking it over lists again between the two passes keeps its seats; nothing is
+    deleted while the node's liveness is held by another process (it came back)."""
+    from shuangkou.server import cluster as cluster_module
+    from shuangkou.server.cluster import Cluster, ClusterSettings
+
+    monkeypatch.setattr(cluster_module, "FORGET_CHUNK", 3)
+    settings = ClusterSettings(redis_url, "b", "http://b.example", name=f"forget-{uuid.uuid4().hex[:8]}")
+    tables = {f"t{n}": "a" if n % 2 else "b" for n in range(600)}  # more than Redis keeps packed (512)
+    seats = {str(account): f"t{account // 2}" for account in range(1200)}
+    calls: list[int] = []
+
+    async def scenario() -> tuple[dict[str, str], dict[str, str], dict[str, str], dict[str, dict[str, str]]]:
+        cluster = Cluster(settings, "instance-b")
+        redis = cluster.redis
+        try:
+            await redis.hset(settings.key("tables"), mapping=tables)
+            await redis.hset(settings.key("seats"), mapping=seats)
+            await redis.hset(settings.key("nodes"), mapping={"a": "{}", "b": "{}"})
+            # Back under another process: nothing is forgotten.
+            await redis.set(settings.liveness_key_of("a"), "instance-a2")
+            await cluster._forget("a", "instance-a1")
+            held = {
+                name: await redis.hgetall(settings.key(name)) for name in ("tables", "seats", "nodes")
+            }
+            await redis.delete(settings.liveness_key_of("a"))
+            forget_tables = cluster._forget_tables
+
+            async def taken_over_meanwhile(**arguments: Any) -> Any:
+                calls.append(len(arguments["args"]) - 2)
+                deleted = await forget_tables(**arguments)
+                if "t3" in deleted:  # its new node's queued writes land before the seats' pass
+                    await redis.hset(settings.key("tables"), "t3", "c")
+                return deleted
+
+            cluster._forget_tables = taken_over_meanwhile  # type: ignore[method-assign]
+            await cluster._forget("a", keep=["t5"])
+            left = [await redis.hgetall(settings.key(name)) for name in ("tables", "seats", "nodes")]
+            return left[0], left[1], left[2], held
+        finally:
+            await redis.delete(*(settings.key(name) for name in ("tables", "seats", "nodes")))
+            await redis.aclose()
+
+    left_tables, left_seats, left_nodes, held = asyncio.run(scenario())
+    assert held == {"tables": tables, "seats": seats, "nodes": {"a": "{}", "b": "{}"}}
+    kept = {"t3": "c", "t5": "a"}
+    assert left_tables == {table: node for table, node in tables.items() if node == "b"} | kept
+    assert left_seats == {account: table for account, table in seats.items() if tables[table] == "b" or table in kept}
+    assert left_nodes == {"b": "{}"}
+    assert len(calls) > 20 and max(calls) <= 10 and sum(calls) == 299, "by chunks, each of a's tables once"
+
+
+def test_the_forget_benchmark_runs(redis_url: str) -> None:
+    """A smoke run of bench/bench_forget.py (it checks what was forgotten; no timing is asserted)."""
+    bench = Path(__file__).resolve().parent.parent / "bench" / "bench_forget.py"
+    result = subprocess.run(
+        [sys.executable, str(bench), "--redis-url", redis_url, "--tables", "600,1200"],
+        capture_output=True, text=True, check=True,
+    )
+    sizes = [line.split()[0] for line in result.stdout.splitlines()]
+    assert sizes == ["600", "1200"] and all("Redis busy" in line for line in result.stdout.splitlines())

@@ -31,7 +31,7 @@ import math
 import secrets
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Final
@@ -57,6 +57,9 @@ REDIS_CONNECTIONS: Final = 50
 REDIS_WAIT: Final = 10.0
 """Seconds a Redis call waits for a free connection before it fails."""
 
+FORGET_CHUNK: Final = 500
+"""Directory fields read (and deleted, at most) per step when a dead node is forgotten."""
+
 CLAIM_TTL: Final = 10.0
 """Seconds a claim on a dead node's table stays with its claimant (it is deleted once restored)."""
 
@@ -69,33 +72,44 @@ if current then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 2
 """
-# Forget the directory entries of a node (ARGV[1]) unless its liveness key (KEYS[1]) is held
-# by another process than ARGV[2] (a node that came back meanwhile keeps its entries): its
-# tables in KEYS[2] but those in ARGV[3...], the seats at them in KEYS[3], its status in
-# KEYS[4]. Returns {tables, seats} forgotten, or -1 when the node is live.
-_FORGET_NODE: Final = """
+# Forgetting a dead node's directory entries goes by chunks of fields read with HSCAN, so
+# Redis is never busy with a whole directory at once. Each chunk's script first checks that
+# the node's liveness key (KEYS[1]) is not held by another process than ARGV[1] (a node that
+# came back keeps its entries; -1 then), and deletes a field only if it still holds what was
+# read. Tables: the fields ARGV[3...] of KEYS[2] whose value is the node ARGV[2]; returns those
+# deleted.
+_FORGET_TABLES: Final = """
 local holder = redis.call('GET', KEYS[1])
-if holder and holder ~= ARGV[2] then return -1 end
-local keep = {}
-for i = 3, #ARGV do keep[ARGV[i]] = true end
-local gone, tables, seats = {}, 0, 0
-local listed = redis.call('HGETALL', KEYS[2])
-for i = 1, #listed, 2 do
-  if listed[i + 1] == ARGV[1] and not keep[listed[i]] then
-    gone[listed[i]] = true
-    redis.call('HDEL', KEYS[2], listed[i])
-    tables = tables + 1
+if holder and holder ~= ARGV[1] then return -1 end
+local gone = {}
+for i = 3, #ARGV do
+  if redis.call('HGET', KEYS[2], ARGV[i]) == ARGV[2] then
+    redis.call('HDEL', KEYS[2], ARGV[i])
+    gone[#gone + 1] = ARGV[i]
   end
 end
-local seated = redis.call('HGETALL', KEYS[3])
-for i = 1, #seated, 2 do
-  if gone[seated[i + 1]] then
-    redis.call('HDEL', KEYS[3], seated[i])
-    seats = seats + 1
+return gone
+"""
+# Seats: the pairs (account, table) ARGV[2...] of KEYS[2] still naming that table, unless the
+# table is listed again in KEYS[3] (a node that took it over lists it, then its seats);
+# returns how many were deleted.
+_FORGET_SEATS: Final = """
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then return -1 end
+local gone = 0
+for i = 2, #ARGV, 2 do
+  if redis.call('HGET', KEYS[2], ARGV[i]) == ARGV[i + 1] and redis.call('HEXISTS', KEYS[3], ARGV[i + 1]) == 0 then
+    redis.call('HDEL', KEYS[2], ARGV[i])
+    gone = gone + 1
   end
 end
-redis.call('HDEL', KEYS[4], ARGV[1])
-return {tables, seats}
+return gone
+"""
+# The node's status: the field ARGV[2] of KEYS[2]; returns 1 when deleted, 0 when not there.
+_FORGET_STATUS: Final = """
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then return -1 end
+return redis.call('HDEL', KEYS[2], ARGV[2])
 """
 _DELETE_IF: Final = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -162,7 +176,11 @@ class ClusterSettings:
     @property
     def liveness_key(self) -> str:
         """This node's liveness key."""
-        return self.key("node", self.node_id)
+        return self.liveness_key_of(self.node_id)
+
+    def liveness_key_of(self, node: str) -> str:
+        """The liveness key of ``node``."""
+        return self.key("node", node)
 
 
 @dataclass(frozen=True)
@@ -290,7 +308,9 @@ class Cluster:
         self._flusher: asyncio.Task[None] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._renew = self.redis.register_script(_RENEW)
-        self._forget_node = self.redis.register_script(_FORGET_NODE)
+        self._forget_tables = self.redis.register_script(_FORGET_TABLES)
+        self._forget_seats = self.redis.register_script(_FORGET_SEATS)
+        self._forget_status = self.redis.register_script(_FORGET_STATUS)
         self._delete_if = self.redis.register_script(_DELETE_IF)
 
     @property
@@ -471,7 +491,7 @@ class Cluster:
         if node is None:
             return table, None
         status = self.nodes.get(str(node))
-        if status is None or not await self.redis.exists(self.settings.key("node", status.node)):
+        if status is None or not await self.redis.exists(self.settings.liveness_key_of(status.node)):
             return table, None
         return table, status.url
 
@@ -527,7 +547,7 @@ class Cluster:
         published = await self.redis.hgetall(settings.key("nodes"))
         statuses = {str(node): str(status) for node, status in published.items()}
         ids = list(statuses)
-        alive = await self.redis.mget([settings.key("node", node) for node in ids]) if ids else []
+        alive = await self.redis.mget([settings.liveness_key_of(node) for node in ids]) if ids else []
         self.nodes = {node: NodeStatus.from_json(statuses[node]) for node, live in zip(ids, alive, strict=True) if live}
         self._sent.clear()
         self._forget_placements()
@@ -606,12 +626,42 @@ class Cluster:
         other tables (players waiting, or between games) closed with it, and their players,
         when they connect again, are welcomed in the lobby. Called at start for this node's
         own id, keeping the tables whose games it restores: the other tables of its previous
-        process closed with it."""
-        keys = [self.settings.key("node", node), *(self.settings.key(name) for name in ("tables", "seats", "nodes"))]
-        forgotten = await self._forget_node(keys=keys, args=[node, instance, *keep])
-        if forgotten != -1 and (node != self.node_id or any(forgotten)):
-            tables, seats = forgotten
-            log.info("node forgotten", extra={"node": node, "tables": tables, "seats": seats})
+        process closed with it. The hashes are read and cleared by chunks of
+        :data:`FORGET_CHUNK` fields (see the scripts above)."""
+        settings = self.settings
+        liveness, tables_key, seats_key = settings.liveness_key_of(node), settings.key("tables"), settings.key("seats")
+        kept = set(keep)
+        gone: set[str] = set()
+        async for chunk in self._chunks(tables_key):
+            doomed = [table for table, owner in chunk if owner == node and table not in kept]
+            if doomed:
+                deleted = await self._forget_tables(keys=[liveness, tables_key], args=[instance, node, *doomed])
+                if deleted == -1:
+                    return
+                gone.update(deleted)
+        seats = 0
+        async for chunk in self._chunks(seats_key):
+            doomed = [field for account, table in chunk if table in gone for field in (account, table)]
+            if doomed:
+                deleted = await self._forget_seats(keys=[liveness, seats_key, tables_key], args=[instance, *doomed])
+                if deleted == -1:
+                    return
+                seats += deleted
+        if await self._forget_status(keys=[liveness, settings.key("nodes")], args=[instance, node]) == -1:
+            return
+        if node != self.node_id or gone or seats:
+            log.info("node forgotten", extra={"node": node, "tables": len(gone), "seats": seats})
+
+    async def _chunks(self, key: str) -> AsyncIterator[list[tuple[str, str]]]:
+        """The fields and values of the hash ``key``, by chunks of about :data:`FORGET_CHUNK`
+        (HSCAN: a field may come twice, one written meanwhile may not come)."""
+        cursor = 0
+        while True:
+            cursor, entries = await self.redis.hscan(key, cursor, count=FORGET_CHUNK)
+            assert isinstance(entries, dict), "HSCAN answers a mapping"
+            yield [(str(field), str(value)) for field, value in entries.items()]
+            if cursor == 0:
+                return
 
     # -- operator commands ----------------------------------------------------------------
 
