@@ -76,11 +76,13 @@ return 2
 # Redis is never busy with a whole directory at once. Each chunk's script first checks that
 # the node's liveness key (KEYS[1]) is not held by another process than ARGV[1] (a node that
 # came back keeps its entries; -1 then), and deletes a field only if it still holds what was
-# read. Tables: the fields ARGV[3...] of KEYS[2] whose value is the node ARGV[2]; returns those
-# deleted.
-_FORGET_TABLES: Final = """
+# read.
+_UNLESS_HELD_ELSEWHERE: Final = """
 local holder = redis.call('GET', KEYS[1])
 if holder and holder ~= ARGV[1] then return -1 end
+"""
+# Tables: the fields ARGV[3...] of KEYS[2] whose value is the node ARGV[2]; returns those deleted.
+_FORGET_TABLES: Final = _UNLESS_HELD_ELSEWHERE + """
 local gone = {}
 for i = 3, #ARGV do
   if redis.call('HGET', KEYS[2], ARGV[i]) == ARGV[2] then
@@ -93,9 +95,7 @@ return gone
 # Seats: the pairs (account, table) ARGV[2...] of KEYS[2] still naming that table, unless the
 # table is listed again in KEYS[3] (a node that took it over lists it, then its seats);
 # returns how many were deleted.
-_FORGET_SEATS: Final = """
-local holder = redis.call('GET', KEYS[1])
-if holder and holder ~= ARGV[1] then return -1 end
+_FORGET_SEATS: Final = _UNLESS_HELD_ELSEWHERE + """
 local gone = 0
 for i = 2, #ARGV, 2 do
   if redis.call('HGET', KEYS[2], ARGV[i]) == ARGV[i + 1] and redis.call('HEXISTS', KEYS[3], ARGV[i + 1]) == 0 then
@@ -106,9 +106,7 @@ end
 return gone
 """
 # The node's status: the field ARGV[2] of KEYS[2]; returns 1 when deleted, 0 when not there.
-_FORGET_STATUS: Final = """
-local holder = redis.call('GET', KEYS[1])
-if holder and holder ~= ARGV[1] then return -1 end
+_FORGET_STATUS: Final = _UNLESS_HELD_ELSEWHERE + """
 return redis.call('HDEL', KEYS[2], ARGV[2])
 """
 _DELETE_IF: Final = """
