@@ -732,8 +732,10 @@ def test_placement_sets_a_nodes_count_against_this_nodes_count_when_it_published
             placed["burst"] = [cluster.placement(150) for _ in range(200)]
             await publish("b", 100)  # the 63 sent and b's own arrivals since
             placed["next status"] = [cluster.placement(150) for _ in range(100)]
-            for _ in range(40):
+            for _ in range(30):
                 cluster.table_closed(uuid.uuid4().hex)
+            for _ in range(10):
+                cluster.table_lost()  # taken over by another node
             placed["a closed 40"] = [cluster.placement(110) for _ in range(5)]
             return placed
         finally:
@@ -750,7 +752,7 @@ def test_placement_sets_a_nodes_count_against_this_nodes_count_when_it_published
     assert placed["burst"] == ["http://b.example"] * 63 + [None] * 137
     # 150 - 100 - 2 * sent > 15: 18 more
     assert placed["next status"] == ["http://b.example"] * 18 + [None] * 82
-    # a ran 150 when b published, 110 now: 150 - 100 - 2 * (18 + sent) > 110 // 10 for 2 more
+    # a ran 150 when b published, 110 now (30 closed, 10 taken over): 150 - 100 - 2 * (18 + sent) > 110 // 10 for 2 more
     assert placed["a closed 40"] == ["http://b.example"] * 2 + [None] * 3
 
 

@@ -439,6 +439,11 @@ class Cluster:
         self._count_change(-1)
         self._write("tables", table_id, None)
 
+    def table_lost(self) -> None:
+        """Another node took a table of this one over: it no longer counts here (its directory
+        entry is that node's to write)."""
+        self._count_change(-1)
+
     def _count_change(self, change: int) -> None:
         """Note a table opened (1) or closed (-1) here, when (:meth:`placement` reckons with it)."""
         self._net.append((time.time(), (self._net[-1][1] if self._net else self._net_before) + change))

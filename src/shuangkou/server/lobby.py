@@ -333,6 +333,8 @@ class Lobby:
     def _on_lost(self, table: Table) -> None:
         """Another node claimed the table: forget it here, leave the directory to that node."""
         self._forget(table)
+        if self.cluster is not None:
+            self.cluster.table_lost()
 
     def _forget(self, table: Table) -> None:
         if self.tables.get(table.id) is table:
