@@ -142,7 +142,8 @@ class AppState:
         ("moving", None) while no live node runs it (it is being taken over).
         :class:`LobbyError` ``unavailable`` when Redis does not answer."""
         cluster = self.cluster
-        if cluster is None or account.id in self.lobby.seated:
+        seated = self.lobby.seated.get(account.id)
+        if cluster is None or (seated is not None and not seated.lost):  # (a lost table is closing: not here)
             return None
         if not self.lobby.accepting:  # stopping: another node seats the player
             elsewhere = cluster.least_loaded()
