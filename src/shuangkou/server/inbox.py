@@ -98,14 +98,12 @@ class Restore(Request[None]):
 
 @dataclass(frozen=True, slots=True)
 class SendOn:
-    """Send the ``players`` persons who wait here for quick match to ``table`` of room
-    ``room`` on the node at ``url``, where players wait too (a cluster's node); nobody is
-    sent when the table no longer waits with just them, all connected."""
+    """Send the ``players`` persons who wait here for quick match on with ``redirect`` (the
+    message naming a table of their room where players wait on another node of a cluster);
+    nobody is sent when the table no longer waits with just them, all connected."""
 
     players: int
-    url: str
-    table: str
-    room: str
+    redirect: dict[str, str]
 
 
 @dataclass(frozen=True, slots=True)

@@ -259,7 +259,7 @@ class Lobby:
             room = table.room.name
             found = cluster.waiting_elsewhere(room, players, lower_ids=True)
             if found is not None:
-                table.tell(SendOn(players, found[1], found[2], room))
+                table.tell(SendOn(players, Redirect(found[1], found[2], room).message()))
         self._waiting = set(waiting)
 
     async def fill_with_bots(self, account: Account) -> Table:

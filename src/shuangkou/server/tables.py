@@ -306,8 +306,8 @@ class Table:
             case Restore(game_id=game_id, record=record, game=game):
                 await self._restore(game_id, record, game)
                 answer(item, None)
-            case SendOn(players=players, url=url, table=table, room=room):
-                self._send_on(players, {"type": "redirect", "url": url, "table": table, "room": room})
+            case SendOn(players=players, redirect=redirect):
+                self._send_on(players, redirect)
             case Watch(connection=connection):
                 self.spectators.add(connection)
                 self._send_state(connection, None)
@@ -418,7 +418,7 @@ class Table:
             for other in range(len(self.seats)):  # a bot never waits alone: the table closes
                 self._free(other)
 
-    def _send_on(self, players: int, redirect: dict[str, Any]) -> None:
+    def _send_on(self, players: int, redirect: dict[str, str]) -> None:
         """Send the persons waiting here on with ``redirect`` and free their seats (the table
         then closes), if the table still waits for players with no game, with ``players``
         persons seated, each connected."""
