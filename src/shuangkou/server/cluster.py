@@ -299,9 +299,9 @@ class Cluster:
         self.dead: list[str] = []  # nodes listed in ``nodes`` whose liveness expired
         self._sent: set[str] = set()  # waiting tables of other nodes a player was sent to since the last heartbeat
         self._placed: defaultdict[str, list[float]] = defaultdict(list)  # when new tables were sent to each other node
-        # Tables opened less tables closed here, after each recent opening or closing (and before them):
-        self._net: list[tuple[float, int]] = []
-        self._net_before = 0
+        # Tables opened less tables closed here after each recent opening or closing; the first
+        # entry (at -inf) holds the count from before those kept:
+        self._net: list[tuple[float, int]] = [(-math.inf, 0)]
         self._pending: list[tuple[str, str, str | None]] = []  # directory writes: (hash, field, value or None)
         self._flusher: asyncio.Task[None] | None = None
         self._tasks: list[asyncio.Task[None]] = []
@@ -399,10 +399,8 @@ class Cluster:
 
     def _count_at(self, moment: float, tables_now: int) -> int:
         """This node's tables at ``moment``: ``tables_now`` less those opened since, plus those closed."""
-        index = bisect.bisect_right(self._net, (moment, math.inf))
-        then = self._net[index - 1][1] if index else self._net_before
-        now = self._net[-1][1] if self._net else self._net_before
-        return tables_now - (now - then)
+        then = self._net[bisect.bisect_right(self._net, (moment, math.inf)) - 1][1]
+        return tables_now - (self._net[-1][1] - then)
 
     def _sent_since(self, node: str, moment: float) -> int:
         """New tables this node sent to ``node`` after ``moment``."""
@@ -446,7 +444,7 @@ class Cluster:
 
     def _count_change(self, change: int) -> None:
         """Note a table opened (1) or closed (-1) here, when (:meth:`placement` reckons with it)."""
-        self._net.append((time.time(), (self._net[-1][1] if self._net else self._net_before) + change))
+        self._net.append((time.time(), self._net[-1][1] + change))
 
     def seated(self, account: int, table_id: str) -> None:
         """``account`` sits at ``table_id`` (of this node)."""
@@ -574,10 +572,8 @@ class Cluster:
             del sent[: bisect.bisect_right(sent, oldest)]
             if not sent:
                 del self._placed[node]
-        gone = bisect.bisect_right(self._net, (oldest, math.inf))
-        if gone:
-            self._net_before = self._net[gone - 1][1]
-            del self._net[:gone]
+        before = bisect.bisect_right(self._net, (oldest, math.inf)) - 1  # the count when the oldest was published
+        self._net[: before + 1] = [(-math.inf, self._net[before][1])]
 
     # -- takeover -----------------------------------------------------------------------
 
