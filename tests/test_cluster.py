@@ -713,7 +713,7 @@ def test_placement_sets_a_nodes_count_against_this_nodes_count_when_it_published
     async def publish(node: str, tables: int) -> None:
         status = NodeStatus(node, f"http://{node}.example", tables, 2 * tables, 2 * tables, True, {}, {}, time.time())
         await cluster.redis.hset(settings.key("nodes"), node, status.to_json())
-        await cluster.redis.set(settings.key("node", node), "live", px=60_000)
+        await cluster.redis.set(settings.liveness_key_of(node), "live", px=60_000)
         await cluster._read_nodes()
 
     def open_tables(count: int) -> None:
