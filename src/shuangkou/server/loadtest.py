@@ -53,19 +53,20 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final, NamedTuple, TypedDict
 from urllib.parse import urlsplit
 
+import msgspec
 import orjson
-import websockets
-from websockets.asyncio.client import ClientConnection
 
 from ..config import SHIPPED_NAMES
 from .client import join_after
+from .leansocket import LeanSocket
 from .process import ServerProcess
 
 __all__ = [
@@ -331,9 +332,59 @@ class _Run:
         return found
 
 
+class _SeatView(msgspec.Struct):
+    """What a bot reads of a seat in a ``state``."""
+
+    ready: bool = False
+
+
+class _GameView(msgspec.Struct):
+    """What a bot reads of the game in a ``state``."""
+
+    to_act: int | None = None
+    seq: int = 0
+
+
+class _TableView(msgspec.Struct):
+    """What a bot reads of a ``state``'s table: the rest of the message is skipped unread."""
+
+    seq: int
+    phase: str
+    you: int | None = None
+    game_id: str | None = None
+    game: _GameView | None = None
+    seats: list[_SeatView | None] = msgspec.field(default_factory=list)
+
+
+class _Message(msgspec.Struct):
+    """A server message as a bot reads it: ``state``, ``hint``, ``error`` and ``closed``
+    by these fields, the moves left unparsed until the bot plays; others (``welcome``,
+    ``redirect``) are read whole."""
+
+    type: str
+    table: _TableView | None = None
+    seq: int = 0  # a hint's state
+    moves: msgspec.Raw = msgspec.Raw()  # a state's (of our turn) or a hint's; empty: none
+    code: str = ""  # an error's
+    reason: str = ""  # a close's
+
+
+class _Move(msgspec.Struct):
+    """A legal move, as the bot plays it back."""
+
+    cards: Any
+    as_: str | None = msgspec.field(default=None, name="as")
+    kind: str | None = None  # an older server's whole combination names its kind
+
+
+_read_message = msgspec.json.Decoder(_Message).decode
+_read_moves = msgspec.json.Decoder(list[_Move]).decode
+
+
 class _Bot:
     """One player: reacts to every state, acts after a think time; an ``expert`` bot plays
-    against the server's expert bots, alone at its table."""
+    against the server's expert bots, alone at its table. Its messages are handled as they
+    are read (:class:`LeanSocket`): no task per bot, none per step but a hint's round trip."""
 
     def __init__(self, run: _Run, index: int, expert: bool = False) -> None:
         self.run = run
@@ -343,99 +394,108 @@ class _Bot:
         self.rng = random.Random(run.settings.seed * 1_000_003 + index)
         self.node_url = run.node_urls[(index // run.seats) % len(run.node_urls)]  # a table's seats: one node
         self.token = ""
-        self.socket: ClientConnection | None = None
-        self.table: dict[str, Any] | None = None
+        self.socket: LeanSocket | None = None
+        self.welcome: asyncio.Future[dict[str, Any]] | None = None  # the first message of a new socket
+        self.table: _TableView | None = None
         self.scheduled: int | None = None  # the state number an action is planned for
         self.sent: tuple[int, float, bool] | None = None  # (state number, time, in the window) of a play/pass
-        self.hint_reply: asyncio.Future[dict[str, Any]] | None = None
-        self.pushed: dict[str, Any] | None = None  # the last hint received, pushed or asked for
+        self.hint_reply: asyncio.Future[tuple[int, msgspec.Raw]] | None = None
+        self.pushed: tuple[int, msgspec.Raw] | None = None  # the last moves received (state number, moves)
         self.busy = False  # a think-and-act step is running: never two at once
         self.asked_in_window = False  # the last move was chosen inside the measured window
         self.readied: str | None = None  # the game id (or "-") this bot has sent ready after
         self.thinking: asyncio.TimerHandle | None = None  # the think time before a planned step
         self.tasks: set[asyncio.Task[None]] = set()
-        self.reader: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
-        run = self.run
-        data = await run.post_json("/api/guest", {"name": f"Load {self.index}"})
+        data = await self.run.post_json("/api/guest", {"name": f"Load {self.index}"})
         self.token = data["token"]
         await self.open(self.node_url)
-        self.reader = asyncio.get_running_loop().create_task(self.read())
 
     async def open(self, base_url: str) -> None:
+        """Connect to ``base_url``'s WebSocket and wait for the welcome."""
         url = base_url.replace("http", "ws", 1) + f"/ws?token={self.token}"
-        self.socket = await websockets.connect(url, max_size=2**22, open_timeout=60, ping_interval=None)
-        welcome = json.loads(await self.socket.recv())
+        self.welcome = asyncio.get_running_loop().create_future()
+        socket = await LeanSocket.connect(url, self.received, timeout=60)
+        self.socket = socket
+        socket.ended.add_done_callback(partial(self.ended, socket))
+        welcome = await asyncio.wait_for(self.welcome, 60)
         if welcome.get("type") != "welcome":
             raise RuntimeError(f"no welcome: {welcome}")
 
-    async def join(self) -> None:
+    def join(self) -> None:
         settings = self.run.settings
         if self.expert:
-            await self.send({"type": "join", "room": settings.expert_room, "opponent": "bot"})
+            self.send({"type": "join", "room": settings.expert_room, "opponent": "bot"})
         else:
-            await self.send({"type": "join", "room": settings.room, "opponent": "human"})
+            self.send({"type": "join", "room": settings.room, "opponent": "human"})
 
-    async def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any]) -> None:
         if self.socket is not None and not self.run.stopping:
-            with contextlib.suppress(websockets.ConnectionClosed):
-                await self.socket.send(orjson.dumps(message), text=True)  # UTF-8 already: sent as is
+            self.socket.send(orjson.dumps(message))  # UTF-8 already: sent as is
 
-    async def read(self) -> None:
-        """Read until the connection ends; follow a quick match's ``redirect`` to the node
-        where players wait (a cluster), and join the table there."""
-        while (redirect := await self.read_socket()) is not None:
-            self.run.redirects += 1
-            assert self.socket is not None
-            await self.socket.close()
-            try:
-                await self.open(str(redirect["url"]))
-            except Exception:
-                self.run.error("redirect_failed")
-                return
-            if (join := join_after(redirect)) is not None:
-                await self.send(join)
+    def ended(self, socket: LeanSocket, clean: asyncio.Future[bool]) -> None:
+        """A socket closed: an error unless it closed cleanly, was left for a redirect, or the run stops."""
+        if socket is self.socket and not clean.result() and not self.run.stopping:
+            self.run.error("connection_lost")
+        if self.welcome is not None and not self.welcome.done():
+            self.welcome.set_exception(ConnectionError("closed before the welcome"))
 
-    async def read_socket(self) -> dict[str, Any] | None:
-        """Handle the messages of the current socket until it closes (None) or redirects."""
-        assert self.socket is not None
+    def received(self, data: bytes) -> None:
+        """One message from the server, handled as it is read."""
+        if self.welcome is not None and not self.welcome.done():
+            self.welcome.set_result(orjson.loads(data))
+            return
         run = self.run
         try:
-            while True:
-                message = orjson.loads(await self.socket.recv(decode=False))  # parsed from the bytes received
-                kind = message["type"]
-                if kind == "state":
-                    if "moves" in message:  # a state of our turn carries our moves
-                        self.pushed = {"seq": message["table"]["seq"], "moves": message["moves"]}
-                    self.on_state(message["table"])
-                elif kind == "hint":
-                    self.pushed = message
-                    if self.hint_reply is not None and not self.hint_reply.done():
-                        self.hint_reply.set_result(message)
-                elif kind == "error":
-                    run.error(message["code"])
-                    self.sent = None
-                    self.scheduled = None
-                    if self.table is not None:
-                        self.on_state(self.table)
-                elif kind == "closed" and not run.stopping:
-                    run.error(f"closed:{message['reason']}")
-                elif kind == "redirect" and ("table" in message or "room" in message) and not run.stopping:
-                    redirect: dict[str, Any] = message
-                    return redirect
-        except websockets.ConnectionClosedOK:
-            pass
-        except websockets.ConnectionClosed:
-            if not run.stopping:
-                run.error("connection_lost")
-        return None
+            message = _read_message(data)
+        except msgspec.DecodeError:  # not a message of the protocol as this bot knows it
+            run.error("unreadable_message")
+            return
+        kind = message.type
+        if kind == "state" and message.table is not None:
+            if message.moves:  # a state of our turn carries our moves
+                self.pushed = (message.table.seq, message.moves)
+            self.on_state(message.table)
+        elif kind == "hint" and message.moves:
+            self.pushed = (message.seq, message.moves)
+            if self.hint_reply is not None and not self.hint_reply.done():
+                self.hint_reply.set_result(self.pushed)
+        elif kind == "error":
+            run.error(message.code)
+            self.sent = None
+            self.scheduled = None
+            if self.table is not None:
+                self.on_state(self.table)
+        elif kind == "closed" and not run.stopping:
+            run.error(f"closed:{message.reason}")
+        elif kind == "redirect" and not run.stopping:
+            redirect: dict[str, Any] = orjson.loads(data)
+            if "table" in redirect or "room" in redirect:
+                self.spawn(self.follow(redirect))
 
-    def on_state(self, table: dict[str, Any]) -> None:
+    async def follow(self, redirect: dict[str, Any]) -> None:
+        """Follow a quick match's ``redirect`` to the node where players wait (a cluster),
+        and join the table there."""
+        self.run.redirects += 1
+        old, self.socket = self.socket, None
+        if old is not None:
+            old.close()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(old.ended), 5)
+        try:
+            await self.open(str(redirect["url"]))
+        except Exception:
+            self.run.error("redirect_failed")
+            return
+        if (join := join_after(redirect)) is not None:
+            self.send(join)
+
+    def on_state(self, table: _TableView) -> None:
         run = self.run
         previous = self.table
         self.table = table
-        seq = table["seq"]
+        seq = table.seq
         if self.sent is not None and seq > self.sent[0]:
             if run.measuring and self.sent[2]:  # sent (and its move chosen) inside the window
                 latency = time.perf_counter() - self.sent[1]
@@ -447,86 +507,100 @@ class _Bot:
             self.sent = None
         if self.expert:
             self.time_expert(table)
-        newly_settled = table["phase"] == "settled" and (previous is None or previous["phase"] != "settled")
-        if newly_settled and run.measuring and table["you"] == 0 and not self.expert:
+        newly_settled = table.phase == "settled" and (previous is None or previous.phase != "settled")
+        if newly_settled and run.measuring and table.you == 0 and not self.expert:
             run.games += 1
         if self.busy or self.scheduled == seq or self.sent is not None:
             return
-        me = table["seats"][table["you"]] if table["you"] is not None else None
-        if table["phase"] == "playing" and table["game"]["to_act"] == table["you"]:
+        me = table.seats[table.you] if table.you is not None else None
+        if table.phase == "playing" and table.game is not None and table.game.to_act == table.you:
             self.plan(seq, self.act)
         elif (
-            table["phase"] in ("settled", "ready") and me is not None and not me["ready"]
-            and self.readied != (table["game_id"] or "-")
+            table.phase in ("settled", "ready") and me is not None and not me.ready
+            and self.readied != (table.game_id or "-")
         ):
             self.plan(seq, self.ready)
 
-    def time_expert(self, table: dict[str, Any]) -> None:
+    def time_expert(self, table: _TableView) -> None:
         """Time the turns of the expert bots at this table: from the first state in which one
         is to act to the first state with another action of the game."""
-        game = table["game"]
-        actions = game["seq"] if game is not None else -1
+        game = table.game
+        actions = game.seq if game is not None else -1
         now = time.perf_counter()
         if self.expert_turn is not None and actions != self.expert_turn[0]:
             if self.run.measuring:
                 self.run.expert_turns.append(now - self.expert_turn[1])
             self.expert_turn = None
-        if self.expert_turn is None and table["phase"] == "playing" and game["to_act"] != table["you"]:
+        if self.expert_turn is None and table.phase == "playing" and game is not None and game.to_act != table.you:
             self.expert_turn = (actions, now)
 
-    def plan(self, seq: int, step: Any) -> None:
+    def plan(self, seq: int, step: Callable[[int], None]) -> None:
         """Take ``step`` for state ``seq`` after a think time (uniform in [0.5, 1.5] x think)."""
         self.scheduled = seq
         self.busy = True
         delay = self.run.settings.think * self.rng.uniform(0.5, 1.5)
         self.thinking = asyncio.get_running_loop().call_later(delay, self.start, seq, step)
 
-    def start(self, seq: int, step: Any) -> None:
-        """The think time is over: take the step (a task, for it sends)."""
+    def start(self, seq: int, step: Callable[[int], None]) -> None:
+        """The think time is over: take the step."""
         self.thinking = None
-        task = asyncio.get_running_loop().create_task(step(seq))
-        self.tasks.add(task)
-        task.add_done_callback(self.done)
+        step(seq)
 
-    def done(self, task: asyncio.Task[None]) -> None:
-        self.tasks.discard(task)
+    def done(self) -> None:
+        """The step is taken: look at the state again, which may have moved on meanwhile."""
         self.busy = False
         if self.table is not None and not self.run.stopping:
-            self.on_state(self.table)  # the state may have moved on meanwhile
+            self.on_state(self.table)
 
-    async def ready(self, seq: int) -> None:
-        if self.table is not None and self.table["seq"] == seq:
-            self.readied = self.table["game_id"] or "-"
-            await self.send({"type": "ready"})
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` as a task the bot cancels when it closes."""
+        task = asyncio.get_running_loop().create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
-    async def act(self, seq: int) -> None:
-        run = self.run
-        if self.table is None or self.table["seq"] != seq or run.stopping:
-            return
-        if self.pushed is not None and self.pushed["seq"] == seq:  # with the state or after it, as a browser reads them
-            moves = self.pushed["moves"]
-            self.asked_in_window = run.measuring
+    def ready(self, seq: int) -> None:
+        if self.table is not None and self.table.seq == seq:
+            self.readied = self.table.game_id or "-"
+            self.send({"type": "ready"})
+        self.done()
+
+    def act(self, seq: int) -> None:
+        if self.table is None or self.table.seq != seq or self.run.stopping:
+            self.done()
+        elif self.pushed is not None and self.pushed[0] == seq:  # with the state or after it, as a browser has them
+            self.asked_in_window = self.run.measuring
+            self.play(seq, self.pushed[1])
+            self.done()
         else:  # a server that does not push them: ask for a hint (one round trip)
+            self.spawn(self.act_after_hint(seq))
+
+    async def act_after_hint(self, seq: int) -> None:
+        try:
             moves = await self.ask_hint(seq)
-            if moves is None:
-                return
+            if moves is not None:
+                self.play(seq, moves)
+        finally:
+            self.done()
+
+    def play(self, seq: int, moves_json: msgspec.Raw) -> None:
+        """Play one of the three weakest of the legal moves (the first in hint order), or pass."""
+        moves = _read_moves(moves_json)
         if moves:
             move = moves[self.rng.randrange(min(3, len(moves)))]
-            kind = move["as"] if "as" in move else move["kind"]  # an older server answers whole combinations
-            message = {"type": "play", "seq": seq, "cards": move["cards"], "as": kind}
+            message = {"type": "play", "seq": seq, "cards": move.cards, "as": move.as_ or move.kind}
         else:
             message = {"type": "pass", "seq": seq}
         self.sent = (seq, time.perf_counter(), self.asked_in_window)
-        await self.send(message)
+        self.send(message)
 
-    async def ask_hint(self, seq: int) -> list[dict[str, Any]] | None:
+    async def ask_hint(self, seq: int) -> msgspec.Raw | None:
         """The moves a ``hint`` answers for state ``seq``; None when the state moved on meanwhile."""
         run = self.run
         self.hint_reply = asyncio.get_running_loop().create_future()
         asked = time.perf_counter()
-        await self.send({"type": "hint"})
+        self.send({"type": "hint"})
         try:
-            hint = await asyncio.wait_for(self.hint_reply, 10)
+            hinted, moves = await asyncio.wait_for(self.hint_reply, 10)
         except TimeoutError:
             run.error("hint_timeout")
             self.scheduled = None
@@ -534,9 +608,8 @@ class _Bot:
         self.asked_in_window = run.measuring and asked >= run.window_start
         if self.asked_in_window:
             run.hint_latencies.append(time.perf_counter() - asked)
-        if self.table is None or self.table["seq"] != seq or hint["seq"] != seq:
+        if self.table is None or self.table.seq != seq or hinted != seq:
             return None  # the state moved on (a timer); the next state plans again
-        moves: list[dict[str, Any]] = hint["moves"]
         return moves
 
     async def close(self) -> None:
@@ -544,11 +617,11 @@ class _Bot:
             self.thinking.cancel()
         for task in list(self.tasks):
             task.cancel()
-        if self.socket is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.socket.close(), 5)
-        if self.reader is not None:
-            self.reader.cancel()
+        socket = self.socket
+        if socket is not None:
+            socket.close()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(socket.ended), 5)
 
 
 def _resident_mb(pid: int) -> float | None:
@@ -751,7 +824,7 @@ async def _seat(settings: LoadSettings, bots: list[_Bot], setup_errors: Counter[
     connected = sum(await asyncio.gather(*(connect(bot) for bot in bots)))
     for bot in bots:
         if bot.socket is not None:
-            await bot.join()
+            bot.join()
     return connected
 
 

@@ -1,0 +1,145 @@
+"""A lean WebSocket client for the load generator: websockets' sans-I/O protocol on an
+asyncio protocol, with no task, no lock and no queue per connection.
+
+The load generator shares the machine's cores with the servers it measures, so every
+microsecond it spends per message is one the servers cannot have. The asyncio client of
+``websockets`` runs a task per connection and hands each message through a queue to a
+``recv()`` awaited by another task; here each message received is handed straight to a
+callback as bytes, from the event loop's own read of the socket, and a message sent is
+framed and written at once. The protocol itself (handshake, framing, masking, pings,
+the closing handshake) is ``websockets``' own (:class:`websockets.client.ClientProtocol`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import cast
+
+from websockets.client import ClientProtocol
+from websockets.exceptions import ConnectionClosedOK
+from websockets.frames import Frame, Opcode
+from websockets.http11 import Response
+from websockets.protocol import State
+from websockets.uri import parse_uri
+
+__all__ = ["LeanSocket"]
+
+
+class LeanSocket(asyncio.Protocol):
+    """One client connection; ``on_message`` gets each text or binary message's bytes."""
+
+    def __init__(self, url: str, on_message: Callable[[bytes], None], max_size: int = 2**22) -> None:
+        self.protocol = ClientProtocol(parse_uri(url), max_size=max_size)
+        self.on_message = on_message
+        loop = asyncio.get_running_loop()
+        self.opened: asyncio.Future[None] = loop.create_future()  # the handshake's outcome
+        self.ended: asyncio.Future[bool] = loop.create_future()  # True: closed cleanly (1000 or 1001)
+        self.transport: asyncio.Transport | None = None
+        self._fragments: list[bytes] = []
+
+    @classmethod
+    async def connect(
+        cls, url: str, on_message: Callable[[bytes], None], *, timeout: float = 60.0, max_size: int = 2**22
+    ) -> LeanSocket:
+        """Open a connection to ``url`` (``ws://`` only) and complete its handshake."""
+        uri = parse_uri(url)
+        if uri.secure:
+            raise ValueError("the load generator connects to ws:// addresses only")
+        loop = asyncio.get_running_loop()
+
+        async def opening() -> LeanSocket:
+            _, socket = await loop.create_connection(lambda: cls(url, on_message, max_size), uri.host, uri.port)
+            try:
+                await socket.opened
+            except BaseException:  # refused, or out of time: the connection goes too
+                if socket.transport is not None:
+                    socket.transport.close()
+                raise
+            return socket
+
+        return await asyncio.wait_for(opening(), timeout)
+
+    @property
+    def open(self) -> bool:
+        """Whether messages can be sent."""
+        return self.protocol.state is State.OPEN
+
+    def send(self, text: bytes) -> None:
+        """Send one text message (UTF-8 bytes); nothing once the connection is closing."""
+        if self.protocol.state is State.OPEN:
+            self.protocol.send_text(text)
+            self._flush()
+
+    def close(self, code: int = 1000) -> None:
+        """Start the closing handshake; :attr:`ended` resolves when the server has closed."""
+        if self.protocol.state is State.OPEN:
+            self.protocol.send_close(code)
+            self._flush()
+        elif self.transport is not None and self.protocol.state is State.CONNECTING:
+            self.transport.close()
+
+    # -- asyncio.Protocol ---------------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)  # uvloop's is one, not a subclass
+        self.protocol.send_request(self.protocol.connect())
+        self._flush()
+
+    def data_received(self, data: bytes) -> None:
+        protocol = self.protocol
+        protocol.receive_data(data)
+        for event in protocol.events_received():
+            if isinstance(event, Response):
+                if protocol.handshake_exc is not None:
+                    self._fail_opening(protocol.handshake_exc)
+                elif not self.opened.done():
+                    self.opened.set_result(None)
+            elif isinstance(event, Frame):
+                self._frame(event)
+        self._flush()
+
+    def eof_received(self) -> bool | None:
+        self.protocol.receive_eof()
+        self._flush()
+        return None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._fail_opening(exc or ConnectionError("the connection closed during the handshake"))
+        if not self.ended.done():
+            self.ended.set_result(isinstance(self.protocol.close_exc, ConnectionClosedOK))
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def _frame(self, frame: Frame) -> None:
+        """A data frame: a whole message, or a fragment of one (control frames are the
+        protocol's: it answers pings and the closing handshake itself)."""
+        data = bytes(frame.data)  # bytes already, as the protocol parses them
+        if frame.opcode is Opcode.TEXT or frame.opcode is Opcode.BINARY:
+            if frame.fin:
+                self.on_message(data)
+            else:
+                self._fragments = [data]
+        elif frame.opcode is Opcode.CONT and self._fragments:
+            self._fragments.append(data)
+            if frame.fin:
+                message, self._fragments = b"".join(self._fragments), []
+                self.on_message(message)
+
+    def _flush(self) -> None:
+        transport = self.transport
+        if transport is None:
+            return
+        for data in self.protocol.data_to_send():
+            if data:
+                transport.write(data)
+            elif transport.can_write_eof():  # the end of the stream: half-close, the server closes
+                transport.write_eof()
+            else:
+                transport.close()
+
+    def _fail_opening(self, problem: BaseException) -> None:
+        if not self.opened.done():
+            self.opened.set_exception(problem)
+            if self.transport is not None:
+                self.transport.close()
