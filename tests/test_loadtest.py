@@ -228,3 +228,43 @@ def test_a_cluster_run_says_how_many_tables_each_node_ran() -> None:
     )
     assert "tables per node at the window's end: node-1 140, node-2 160" in report.to_text()
     assert report.to_dict()["node_tables"] == {"node-1": 140, "node-2": 160}
+
+
+def test_a_bot_follows_a_redirect_to_the_node_it_names_and_joins_there() -> None:
+    """A quick match's ``redirect`` (its ``table`` a table id, not a state's table) makes the
+    bot close its socket, connect to the named node, and join the table there."""
+    import asyncio
+
+    import orjson
+    from websockets.asyncio.server import ServerConnection, serve
+
+    from shuangkou.server.loadtest import _Bot, _Run
+
+    async def main() -> None:
+        joins: list[dict[str, object]] = []
+        arrived = asyncio.Event()
+
+        async def node(connection: ServerConnection) -> None:
+            await connection.send('{"type":"welcome"}')
+            async for message in connection:
+                joins.append(json.loads(message))
+                arrived.set()
+
+        async with serve(node, "127.0.0.1", 0) as first, serve(node, "127.0.0.1", 0) as second:
+            ports = [next(iter(server.sockets)).getsockname()[1] for server in (first, second)]
+            run = _Run(LoadSettings(), f"http://127.0.0.1:{ports[0]}")
+            bot = _Bot(run, 0)
+            await bot.open(f"http://127.0.0.1:{ports[0]}")
+            old = bot.socket
+            redirect = {"type": "redirect", "url": f"http://127.0.0.1:{ports[1]}", "table": "t1", "room": "points"}
+            bot.received(orjson.dumps(redirect))
+            await asyncio.wait_for(arrived.wait(), 10)
+            assert joins == [{"type": "join", "table": "t1", "room": "points", "redirected": True}]
+            assert old is not None and old.ended.done() and old.ended.result() is True
+            assert bot.socket is not None and bot.socket is not old and bot.socket.open
+            assert run.redirects == 1
+            bot.received(b'{"type":"state","table":{"seq":"not a number"}}')
+            assert run.errors == {"warmup:unreadable_message": 1}
+            await bot.close()
+
+    asyncio.run(main())

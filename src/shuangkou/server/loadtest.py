@@ -358,11 +358,11 @@ class _TableView(msgspec.Struct):
 
 class _Message(msgspec.Struct):
     """A server message as a bot reads it: ``state``, ``hint``, ``error`` and ``closed``
-    by these fields, the moves left unparsed until the bot plays; others (``welcome``,
-    ``redirect``) are read whole."""
+    by these fields, a state's table by :class:`_TableView`, the moves left unparsed until
+    the bot plays; a ``redirect`` (whose ``table`` is a table's id) is read whole."""
 
     type: str
-    table: _TableView | None = None
+    table: _TableView | str | None = None  # a state's table, or a redirect's table id
     seq: int = 0  # a hint's state
     moves: msgspec.Raw = msgspec.Raw()  # a state's (of our turn) or a hint's; empty: none
     code: str = ""  # an error's
@@ -452,11 +452,11 @@ class _Bot:
         except msgspec.DecodeError:  # not a message of the protocol as this bot knows it
             run.error("unreadable_message")
             return
-        kind = message.type
-        if kind == "state" and message.table is not None:
+        kind, table = message.type, message.table
+        if kind == "state" and isinstance(table, _TableView):
             if message.moves:  # a state of our turn carries our moves
-                self.pushed = (message.table.seq, message.moves)
-            self.on_state(message.table)
+                self.pushed = (table.seq, message.moves)
+            self.on_state(table)
         elif kind == "hint" and message.moves:
             self.pushed = (message.seq, message.moves)
             if self.hint_reply is not None and not self.hint_reply.done():

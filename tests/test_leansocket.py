@@ -1,0 +1,163 @@
+"""The load generator's lean WebSocket client against a real WebSocket server on loopback."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from http import HTTPStatus
+from typing import Any
+
+import pytest
+from websockets.asyncio.server import Request, Response, ServerConnection, serve
+from websockets.exceptions import InvalidStatus
+
+from shuangkou.server.leansocket import LeanSocket
+
+Handler = Callable[[ServerConnection], Awaitable[None]]
+
+
+async def _with_server(handler: Handler, body: Callable[[str], Awaitable[Any]], **options: Any) -> Any:
+    async with serve(handler, "127.0.0.1", 0, **options) as server:
+        port = next(iter(server.sockets)).getsockname()[1]
+        return await body(f"ws://127.0.0.1:{port}/ws?token=x")
+
+
+def _run(handler: Handler, body: Callable[[str], Awaitable[Any]], **options: Any) -> Any:
+    return asyncio.run(_with_server(handler, body, **options))
+
+
+def test_messages_go_both_ways_whole_and_in_order() -> None:
+    async def echo_twice(connection: ServerConnection) -> None:
+        async for message in connection:
+            await connection.send(message)
+            await connection.send(b"binary " + (message.encode() if isinstance(message, str) else message))
+
+    async def body(url: str) -> list[bytes]:
+        received: list[bytes] = []
+        socket = await LeanSocket.connect(url, received.append)
+        assert socket.open
+        socket.send('{"type":"ping","n":"é"}'.encode())
+        socket.send(b'{"type":"ping","n":2}')
+        for _ in range(100):
+            if len(received) == 4:
+                break
+            await asyncio.sleep(0.01)
+        socket.close()
+        assert await asyncio.wait_for(socket.ended, 5) is True
+        return received
+
+    assert _run(echo_twice, body) == [
+        '{"type":"ping","n":"é"}'.encode(),
+        'binary {"type":"ping","n":"é"}'.encode(),
+        b'{"type":"ping","n":2}',
+        b'binary {"type":"ping","n":2}',
+    ]
+
+
+def test_a_fragmented_message_arrives_as_one() -> None:
+    async def fragments(connection: ServerConnection) -> None:
+        await connection.send(iter(["{\"a\":", "[1,2,", "3]}"]))
+        await connection.send("after")
+        await connection.wait_closed()
+
+    async def body(url: str) -> list[bytes]:
+        received: list[bytes] = []
+        socket = await LeanSocket.connect(url, received.append)
+        for _ in range(100):
+            if len(received) == 2:
+                break
+            await asyncio.sleep(0.01)
+        socket.close()
+        await asyncio.wait_for(socket.ended, 5)
+        return received
+
+    assert _run(fragments, body) == [b'{"a":[1,2,3]}', b"after"]
+
+
+@pytest.mark.parametrize(("code", "clean"), [(1000, True), (1001, True), (1008, False), (1011, False)])
+def test_the_end_says_whether_the_server_closed_cleanly(code: int, clean: bool) -> None:
+    async def close_at_once(connection: ServerConnection) -> None:
+        await connection.close(code)
+
+    async def body(url: str) -> bool:
+        socket = await LeanSocket.connect(url, lambda data: None)
+        ended: bool = await asyncio.wait_for(socket.ended, 5)
+        assert not socket.open
+        socket.send(b"too late")  # nothing is sent once closed, and nothing raises
+        return ended
+
+    assert _run(close_at_once, body) is clean
+
+
+def test_a_connection_dropped_without_a_close_is_not_clean() -> None:
+    async def drop(connection: ServerConnection) -> None:
+        connection.transport.abort()
+
+    async def body(url: str) -> bool:
+        socket = await LeanSocket.connect(url, lambda data: None)
+        ended: bool = await asyncio.wait_for(socket.ended, 5)
+        return ended
+
+    assert _run(drop, body) is False
+
+
+def test_pings_are_answered() -> None:
+    async def ping(connection: ServerConnection) -> None:
+        pong = await connection.ping()
+        latency = await asyncio.wait_for(pong, 5)
+        await connection.send(f"pong after {latency >= 0}")
+        await connection.wait_closed()
+
+    async def body(url: str) -> list[bytes]:
+        received: list[bytes] = []
+        socket = await LeanSocket.connect(url, received.append)
+        for _ in range(200):
+            if received:
+                break
+            await asyncio.sleep(0.01)
+        socket.close()
+        await asyncio.wait_for(socket.ended, 5)
+        return received
+
+    assert _run(ping, body) == [b"pong after True"]
+
+
+def test_a_refused_handshake_raises_the_servers_status() -> None:
+    def refuse(connection: ServerConnection, request: Request) -> Response:
+        return connection.respond(HTTPStatus.FORBIDDEN, "no\n")
+
+    async def handler(connection: ServerConnection) -> None:
+        raise AssertionError("never reached")
+
+    async def body(url: str) -> None:
+        with pytest.raises(InvalidStatus, match="403"):
+            await LeanSocket.connect(url, lambda data: None)
+
+    _run(handler, body, process_request=refuse)
+
+
+def test_a_server_that_never_answers_the_handshake_times_out_and_is_hung_up_on() -> None:
+    async def main() -> None:
+        hung_up = asyncio.Event()
+
+        async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            await reader.read()  # until the client closes
+            hung_up.set()
+            writer.close()
+
+        server = await asyncio.start_server(silent, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        async with server:
+            with pytest.raises(TimeoutError):
+                await LeanSocket.connect(f"ws://127.0.0.1:{port}/ws", lambda data: None, timeout=0.2)
+            await asyncio.wait_for(hung_up.wait(), 5)
+
+    asyncio.run(main())
+
+
+def test_only_plain_ws_addresses_are_opened() -> None:
+    async def main() -> None:
+        with pytest.raises(ValueError, match="ws://"):
+            await LeanSocket.connect("wss://127.0.0.1:1/ws", lambda data: None)
+
+    asyncio.run(main())
