@@ -13,7 +13,7 @@ database is a fresh SQLite file (WAL, as the server uses it); a PostgreSQL datab
 by URL gets the schema and keeps the rows (use a throwaway one).
 
 ``--baseline PYTHON`` compares this copy's store with another installed copy's (that
-interpreter runs this script on its own code): each batch size is measured ``--rounds``
+interpreter runs this script on its own code), on ``--database-url`` when given: each batch size is measured ``--rounds``
 times by each in turn, each round a fresh process and database, and the medians of CPU per
 action are printed side by side with their ratio (this / baseline).
 """
@@ -72,7 +72,8 @@ def run(
 
 def compare(baseline: str, args: argparse.Namespace) -> None:
     """This copy against the one of the interpreter ``baseline``, batch size by batch size."""
-    print(f"sqlite: {args.actions} actions per batch size, to {args.games} running games; "
+    database = args.database_url.split(":", 1)[0] if args.database_url else "sqlite"
+    print(f"{database}: {args.actions} actions per batch size, to {args.games} running games; "
           f"median of {args.rounds} rounds, each a fresh process, baseline first\n")
     print(f"{'actions per commit':<20} {'CPU µs/action: baseline / this (ratio)':>40}")
     for batch in BATCHES:
@@ -81,6 +82,8 @@ def compare(baseline: str, args: argparse.Namespace) -> None:
             for python in cpu:
                 command = [python, __file__, "--games", str(args.games), "--actions", str(args.actions),
                            "--batch", str(batch), "--seed", str(args.seed + round_), "--json"]
+                if args.database_url:
+                    command += ["--database-url", args.database_url]
                 found = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)
                 cpu[python].append(found[str(batch)][0])
         before, after = (statistics.median(cpu[python]) for python in (baseline, sys.executable))
@@ -93,7 +96,7 @@ def main() -> None:
     parser.add_argument("--actions", type=int, default=4000, help="actions per batch size (default 4000)")
     parser.add_argument("--database-url", help="a throwaway database (default: a fresh SQLite file)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--baseline", metavar="PYTHON", help="compare with the copy of this interpreter (SQLite)")
+    parser.add_argument("--baseline", metavar="PYTHON", help="compare with the copy of this interpreter")
     parser.add_argument("--rounds", type=int, default=5, help="rounds of each batch size with --baseline (default 5)")
     parser.add_argument("--batch", type=int, help=argparse.SUPPRESS)  # one batch size (a round of --baseline)
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # its figures, for --baseline
