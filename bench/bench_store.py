@@ -13,9 +13,10 @@ database is a fresh SQLite file (WAL, as the server uses it); a PostgreSQL datab
 by URL gets the schema and keeps the rows (use a throwaway one).
 
 ``--baseline PYTHON`` compares this copy's store with another installed copy's (that
-interpreter runs this script on its own code), on ``--database-url`` when given: each batch size is measured ``--rounds``
-times by each in turn, each round a fresh process and database, and the medians of CPU per
-action are printed side by side with their ratio (this / baseline).
+interpreter runs this script on its own code), on ``--database-url`` when given: each
+batch size is measured ``--rounds`` times by each in turn, each round a fresh process and
+database, and the medians of CPU per action are printed side by side with their ratio
+(this / baseline).
 """
 
 from __future__ import annotations

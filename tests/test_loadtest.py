@@ -268,3 +268,36 @@ def test_a_bot_follows_a_redirect_to_the_node_it_names_and_joins_there() -> None
             await bot.close()
 
     asyncio.run(main())
+
+
+def test_a_socket_that_ends_before_its_welcome_fails_the_open_and_one_lost_after_it_is_an_error() -> None:
+    import asyncio
+
+    from websockets.asyncio.server import ServerConnection, serve
+
+    from shuangkou.server.loadtest import _Bot, _Run
+
+    async def main() -> None:
+        async def refuse(connection: ServerConnection) -> None:
+            await connection.close(1000)
+
+        async def welcome_then_drop(connection: ServerConnection) -> None:
+            await connection.send('{"type":"welcome"}')
+            await asyncio.sleep(0.1)
+            connection.transport.abort()
+
+        async with serve(refuse, "127.0.0.1", 0) as closing, serve(welcome_then_drop, "127.0.0.1", 0) as dropping:
+            closing_port, dropping_port = (next(iter(s.sockets)).getsockname()[1] for s in (closing, dropping))
+            run = _Run(LoadSettings(), f"http://127.0.0.1:{closing_port}")
+            run.measuring = True
+            bot = _Bot(run, 0)
+            with pytest.raises(ConnectionError, match="before the welcome"):
+                await bot.open(f"http://127.0.0.1:{closing_port}")
+            assert run.errors == {}  # the open failed: the caller counts that (connect:…, redirect_failed)
+            await bot.open(f"http://127.0.0.1:{dropping_port}")
+            assert bot.socket is not None
+            await asyncio.wait_for(asyncio.shield(bot.socket.ended), 5)
+            await asyncio.sleep(0)
+            assert run.errors == {"connection_lost": 1}
+
+    asyncio.run(main())

@@ -435,11 +435,14 @@ class _Bot:
             self.socket.send(orjson.dumps(message))  # UTF-8 already: sent as is
 
     def ended(self, socket: LeanSocket, clean: asyncio.Future[bool]) -> None:
-        """A socket closed: an error unless it closed cleanly, was left for a redirect, or the run stops."""
-        if socket is self.socket and not clean.result() and not self.run.stopping:
-            self.run.error("connection_lost")
+        """A socket closed: before its welcome, :meth:`open` fails; after it, an error unless
+        it closed cleanly or the run stops. A socket left for a redirect is no concern."""
+        if socket is not self.socket:
+            return
         if self.welcome is not None and not self.welcome.done():
             self.welcome.set_exception(ConnectionError("closed before the welcome"))
+        elif not clean.result() and not self.run.stopping:
+            self.run.error("connection_lost")
 
     def received(self, data: bytes) -> None:
         """One message from the server, handled as it is read."""
