@@ -2,11 +2,14 @@
 
 Each table is one bot client per seat (two, or four in a four-seat room such as
 ``--room classic``) matched by quick match (humans against humans). A bot acts
-like a player: when it is its turn it waits a think time, takes the legal moves the server
-pushed after the state in a ``hint`` (as the browser does; from a server that does not push
-them it asks for one), plays one of the weakest moves (or passes) against the current state
-number, and gets ready again after each game. With the default think time of about one second each table makes about one
-action per second.
+like a player: when it is its turn it waits a think time, takes the legal moves its state
+carries (as the browser does; from a server that does not push them it asks for a
+``hint``), plays one of the weakest moves (or passes) against the current state number,
+and gets ready again after each game. The bots are kept lean, since they share the cores
+of the servers they measure: each connection is a :class:`~.leansocket.LeanSocket` whose
+messages are handled as they are read, and a state is read through a msgspec struct of
+the few fields a bot acts on. With the default think time of about one second each table
+makes about one action per second.
 
 The test measures, over a window after a warm-up:
 
