@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import struct
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
+from socket import SO_LINGER, SOL_SOCKET
 from typing import Any
 
 import pytest
@@ -89,13 +91,18 @@ def test_the_end_says_whether_the_server_closed_cleanly(code: int, clean: bool) 
     assert _run(close_at_once, body) is clean
 
 
-def test_a_connection_dropped_without_a_close_is_not_clean() -> None:
+@pytest.mark.parametrize("reset", [False, True], ids=["end_of_stream", "reset"])
+def test_a_connection_dropped_without_a_close_is_not_clean(reset: bool) -> None:
     async def drop(connection: ServerConnection) -> None:
+        if reset:  # no end of stream first: the client learns of it only as the connection's loss
+            connection.transport.get_extra_info("socket").setsockopt(SOL_SOCKET, SO_LINGER, struct.pack("ii", 1, 0))
         connection.transport.abort()
 
     async def body(url: str) -> bool:
         socket = await LeanSocket.connect(url, lambda data: None)
         ended: bool = await asyncio.wait_for(socket.ended, 5)
+        assert not socket.open
+        socket.send(b"after the end")  # nothing is written to the closed transport, nothing raises
         return ended
 
     assert _run(drop, body) is False

@@ -106,6 +106,8 @@ class LeanSocket(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._fail_opening(exc or ConnectionError("the connection closed during the handshake"))
+        self.protocol.receive_eof()  # closed for the protocol too: nothing more is sent
+        self.transport = None
         if not self.ended.done():
             self.ended.set_result(isinstance(self.protocol.close_exc, ConnectionClosedOK))
 
