@@ -1133,26 +1133,43 @@ def _check_toasts(server: Server, browser: Browser) -> None:
 
 # Sample the bomb banner on every frame while it shows: whether it ever meets the play on
 # the table (its cards with their joker marks, the label, the reading) or "Your lead".
-BANNER_OVER_THE_PLAY = """async () => {
+# Watch for the bomb's banner from before the bomb is played, in the page itself (the
+# banner shows for 2.2 s, less than a few round trips to the browser take on a busy
+# machine): once it shows, switch to 中文 and read its words, then sample its frames while it
+# shows. Started by BANNER_WATCH; its outcome is the promise window.bannerSeen.
+BANNER_WATCH = """() => {
   const banner = document.querySelector("#banner");
+  const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
   const meet = (a, b) =>
     a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
-  const hidden = new Set();
-  let frames = 0;
-  const end = performance.now() + 2500;
-  while (performance.now() < end) {
-    await new Promise((resolve) => requestAnimationFrame(resolve));
-    if (!banner.classList.contains("show") || Number(getComputedStyle(banner).opacity) < 0.05) continue;
-    frames += 1;
-    const box = banner.getBoundingClientRect();
-    const felt = document.querySelector("#felt").getBoundingClientRect();
-    if (box.top < felt.top || box.bottom > felt.bottom) hidden.add("outside the felt");
-    const play = "#felt-center .card, #felt-center .play-label, #felt-center .play-reading, #felt-center .round-info p";
-    for (const node of document.querySelectorAll(play)) {
-      if (meet(box, node.getBoundingClientRect())) hidden.add(node.className);
+  window.bannerSeen = (async () => {
+    const waited = performance.now() + 30000;
+    while (!banner.classList.contains("show")) {
+      if (performance.now() > waited) return null;
+      await frame();
     }
-  }
-  return { frames, hidden: [...hidden] };
+    document.querySelector("[data-lang=zh]").click();
+    const words = {
+      title: banner.querySelector(".banner-title")?.textContent ?? "",
+      detail: banner.querySelector(".banner-detail")?.textContent ?? "",
+    };
+    const hidden = new Set();
+    let frames = 0;
+    const end = performance.now() + 2500;
+    while (performance.now() < end) {
+      await frame();
+      if (!banner.classList.contains("show") || Number(getComputedStyle(banner).opacity) < 0.05) continue;
+      frames += 1;
+      const box = banner.getBoundingClientRect();
+      const felt = document.querySelector("#felt").getBoundingClientRect();
+      if (box.top < felt.top || box.bottom > felt.bottom) hidden.add("outside the felt");
+      const play = ["card", "play-label", "play-reading", "round-info p"].map((part) => `#felt-center .${part}`);
+      for (const node of document.querySelectorAll(play.join(", "))) {
+        if (meet(box, node.getBoundingClientRect())) hidden.add(node.className);
+      }
+    }
+    return { ...words, frames, hidden: [...hidden] };
+  })();
 }"""
 
 # Press H on to the first bomb among the moves the server pushed; returns it (or null).
@@ -1191,12 +1208,11 @@ def test_a_bomb_is_announced_above_the_play_without_hiding_it_and_in_the_chosen_
             page.wait_for_function("() => window.shuangkou.state.moves?.seq === window.shuangkou.state.table.seq")
             bomb = page.evaluate(HINT_TO_A_BOMB)
             assert bomb, "the seeded hand holds a bomb"
+            page.evaluate(BANNER_WATCH)
             page.keyboard.press("Enter")
-            page.wait_for_selector("#banner.show")
-            page.click("[data-lang=zh]")
-            assert page.inner_text("#banner .banner-title").startswith("炸弹！")
-            assert "你：" in page.inner_text("#banner .banner-detail")
-            seen = page.evaluate(BANNER_OVER_THE_PLAY)
+            seen = page.evaluate("() => window.bannerSeen")
+            assert seen is not None, "the bomb's banner showed"
+            assert seen["title"].startswith("炸弹！") and "你：" in seen["detail"], seen
             assert seen["frames"] >= 3 and seen["hidden"] == [], seen  # sampled while it showed
             page.click("[data-lang=en]")
             player.close()
