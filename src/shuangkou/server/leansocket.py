@@ -21,7 +21,7 @@ from websockets.exceptions import ConnectionClosedOK
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
 from websockets.protocol import State
-from websockets.uri import parse_uri
+from websockets.uri import WebSocketURI, parse_uri
 
 __all__ = ["LeanSocket"]
 
@@ -29,8 +29,8 @@ __all__ = ["LeanSocket"]
 class LeanSocket(asyncio.Protocol):
     """One client connection; ``on_message`` gets each text or binary message's bytes."""
 
-    def __init__(self, url: str, on_message: Callable[[bytes], None], max_size: int = 2**22) -> None:
-        self.protocol = ClientProtocol(parse_uri(url), max_size=max_size)
+    def __init__(self, uri: WebSocketURI, on_message: Callable[[bytes], None], max_size: int = 2**22) -> None:
+        self.protocol = ClientProtocol(uri, max_size=max_size)
         self.on_message = on_message
         loop = asyncio.get_running_loop()
         self.opened: asyncio.Future[None] = loop.create_future()  # the handshake's outcome
@@ -49,7 +49,7 @@ class LeanSocket(asyncio.Protocol):
         loop = asyncio.get_running_loop()
 
         async def opening() -> LeanSocket:
-            _, socket = await loop.create_connection(lambda: cls(url, on_message, max_size), uri.host, uri.port)
+            _, socket = await loop.create_connection(lambda: cls(uri, on_message, max_size), uri.host, uri.port)
             try:
                 await socket.opened
             except BaseException:  # refused, or out of time: the connection goes too
