@@ -28,6 +28,14 @@ def _run(handler: Handler, body: Callable[[str], Awaitable[Any]], **options: Any
     return asyncio.run(_with_server(handler, body, **options))
 
 
+async def _until(received: list[bytes], count: int, seconds: float = 2.0) -> None:
+    """Wait until ``received`` holds ``count`` messages, or ``seconds`` have passed."""
+    for _ in range(int(seconds / 0.01)):
+        if len(received) >= count:
+            return
+        await asyncio.sleep(0.01)
+
+
 def test_messages_go_both_ways_whole_and_in_order() -> None:
     async def echo_twice(connection: ServerConnection) -> None:
         async for message in connection:
@@ -40,10 +48,7 @@ def test_messages_go_both_ways_whole_and_in_order() -> None:
         assert socket.open
         socket.send('{"type":"ping","n":"é"}'.encode())
         socket.send(b'{"type":"ping","n":2}')
-        for _ in range(100):
-            if len(received) == 4:
-                break
-            await asyncio.sleep(0.01)
+        await _until(received, 4)
         socket.close()
         assert await asyncio.wait_for(socket.ended, 5) is True
         return received
@@ -65,10 +70,7 @@ def test_a_fragmented_message_arrives_as_one() -> None:
     async def body(url: str) -> list[bytes]:
         received: list[bytes] = []
         socket = await LeanSocket.connect(url, received.append)
-        for _ in range(100):
-            if len(received) == 2:
-                break
-            await asyncio.sleep(0.01)
+        await _until(received, 2)
         socket.close()
         await asyncio.wait_for(socket.ended, 5)
         return received
@@ -118,10 +120,7 @@ def test_pings_are_answered() -> None:
     async def body(url: str) -> list[bytes]:
         received: list[bytes] = []
         socket = await LeanSocket.connect(url, received.append)
-        for _ in range(200):
-            if received:
-                break
-            await asyncio.sleep(0.01)
+        await _until(received, 1)
         socket.close()
         await asyncio.wait_for(socket.ended, 5)
         return received
