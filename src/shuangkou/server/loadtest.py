@@ -127,7 +127,6 @@ class LoadReport:
     server_cpu_ms_per_action: float | None
     server_memory_mb: tuple[float | None, float | None]  # resident memory at the start and the end of the window
     server_histograms: dict[str, dict[str, float]]  # upper bucket bounds of p50/p99 in the window
-    loadgen_cpu_percent: float
     machine_cpu_percent: float | None  # every process of the machine, all cores: others' work shows here
     load_average: float
     setup_seconds: float
@@ -884,7 +883,6 @@ async def _measure(
         server_cpu_ms_per_action=server_ms,
         server_memory_mb=(memory_start, memory_end),
         server_histograms=server_side,
-        loadgen_cpu_percent=split["load generator"]["percent"],
         machine_cpu_percent=machine_percent,
         load_average=round(os.getloadavg()[0], 2),
         setup_seconds=round(setup, 2),
