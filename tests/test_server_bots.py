@@ -57,7 +57,8 @@ def test_a_rooms_bot_plays_every_move_at_the_rooms_level_to_an_exact_settlement(
     start_server: StartServer, level: BotLevel
 ) -> None:
     """A player against the bot of a room plays a whole game; the lobby and the table show
-    the level; the ledger holds the settlement shown; replaying the stored game, each move
+    the level, and so do the player's history and the game's replay afterwards (the bot's
+    seat only); the ledger holds the settlement shown; replaying the stored game, each move
     of the bot's seat is its level's choice from that seat's view (R11.2: easy is the
     hosting move), so the bot saw nothing another player could not."""
     server = start_server(rooms={"bots": room(level)})
@@ -75,6 +76,12 @@ def test_a_rooms_bot_plays_every_move_at_the_rooms_level_to_an_exact_settlement(
         await take_turns(ana, weakest, playing["game_id"], timeout=30)
         final = await ana.until(lambda t: t["settlement"] is not None)
         await check_settlement(server, (ana,), final)
+        bot = table["seats"][1]["name"]
+        seats = [{"name": "Ana", "bot": False, "bot_level": None}, {"name": bot, "bot": True, "bot_level": level}]
+        status, history = await server.ahttp("GET", "/api/me/games", token=ana.token)
+        assert status == 200 and [game["seats"] for game in history["games"]] == [seats]
+        status, replay = await server.ahttp("GET", f"/api/games/{final['game_id']}")
+        assert status == 200 and replay["seats"] == seats
         return str(final["game_id"])
 
     game_id = run(scenario(), timeout=120)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from shuangkou.bots import RandomBot, bot_action
 from shuangkou.config import load_config
 from shuangkou.game import Game, GameError, Play, action_to_dict
-from shuangkou.server.record import SeatRecord, TableRecord, restore_game
+from shuangkou.server.record import SeatRecord, TableRecord, restore_game, stored_bot_level
 from shuangkou.store import Store
 
 POINTS = load_config("points")
@@ -91,3 +91,18 @@ def test_actions_not_numbered_from_one_do_not_restore(tmp_path: Path) -> None:
         restore_game(stored)
     assert refused.value.code == "bad_record" and "[1, 3]" in refused.value.message
     store.close()
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "expert"])
+def test_a_stored_games_bot_level_is_read_from_its_configuration(level: str) -> None:
+    config = load_config("points", {"bot_level": level})
+    assert stored_bot_level(config.to_json()) == level
+
+
+@pytest.mark.parametrize(
+    "config_json",
+    ['{"play": {}}', "{}", '{"play": []}', '{"play": {"bot_level": "grandmaster"}}', '{"play": {"bot_level": 3}}'],
+)
+def test_a_stored_game_without_a_known_bot_level_played_at_the_default_level(config_json: str) -> None:
+    """Games stored before rooms had a ``bot_level`` (or with one this code does not know)."""
+    assert stored_bot_level(config_json) == load_config("points").bot_level == "normal"

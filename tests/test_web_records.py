@@ -162,8 +162,8 @@ def test_history_lists_the_games_just_played_newest_first_paged_with_links_to_th
     server: Server, browser: Browser
 ) -> None:
     """战绩: an account with no games sees an empty history; after three games against a bot
-    the history lists them newest first, each change and balance after as the ledger has
-    them; a page of two leads to an older page and back; a row opens its replay."""
+    the history lists them newest first, the bot named with its level, each change and
+    balance after as the ledger has them; a page of two leads to an older page and back; a row opens its replay."""
     player = Player(browser, server).sign_in("Historian").in_lobby()
     page = player.page
     page.click("[data-testid=my-games]")
@@ -191,7 +191,7 @@ def test_history_lists_the_games_just_played_newest_first_paged_with_links_to_th
     for row in rows:
         (entry,) = [entry for entry in ledger(server, row["id"]) if entry["account"] == account["id"]]
         assert amount(row["delta"]) == entry["delta"] and amount(row["after"]) == entry["balance_after"], row
-        assert row["against"] == "Against: Bot" and row["partner"] is None
+        assert row["against"] == "Against: Bot (Normal)" and row["partner"] is None  # the room's bots: normal
     assert amount(rows[0]["after"]) == account["balances"]["points"]
     assert page.inner_text("[data-testid=history-range]") == "Games 1–3"
     assert page.get_attribute("[data-testid=history-next]", "aria-disabled") == "true"
@@ -211,7 +211,7 @@ def test_history_lists_the_games_just_played_newest_first_paged_with_links_to_th
 
     page.click("[data-lang=zh]")
     assert page.inner_text("#history-page-title") == "我的战绩"
-    assert page.inner_text("[data-testid=history-against] >> nth=0") == "对手：电脑"
+    assert page.inner_text("[data-testid=history-against] >> nth=0") == "对手：电脑（普通）"
     page.click("[data-lang=en]")
 
     page.focus("[data-testid=history-row] >> nth=0")
@@ -300,8 +300,9 @@ def check_replay(server: Server, page: Page, game_id: str) -> None:
 
 def test_replays_of_a_two_seat_and_a_four_seat_game_step_through_the_record(server: Server, browser: Browser) -> None:
     """The result screen's Replay opens the viewer of the game just played, two seats and four:
-    every step as the record has it, forward and back, and the settlement of the ledger; the
-    four-seat game's history row names the partner; the flip card and a swap at the deal."""
+    every step as the record has it, forward and back, and the settlement of the ledger; each
+    bot's seat names its level; the four-seat game's history row names the partner; the flip
+    card and a swap at the deal."""
     for room in ("points", "classic"):
         player = Player(browser, server).sign_in(f"Replayer-{room}").in_lobby()
         page = player.page
@@ -314,6 +315,12 @@ def test_replays_of_a_two_seat_and_a_four_seat_game_step_through_the_record(serv
         page.click("#result-card [data-testid=result-replay]")
         assert page.evaluate("location.hash") == f"#replay/{game_id}"
         check_replay(server, page, game_id)
+        levels = page.eval_on_selector_all(
+            "#page-replay [data-testid^=replay-bot-level-]",
+            "nodes => nodes.map(n => [n.dataset.testid, n.textContent])",
+        )
+        bots = sorted(seat for seat in range(4 if room == "classic" else 2) if seat != player_seat)
+        assert sorted(levels) == [[f"replay-bot-level-{seat}", "Normal"] for seat in bots], "bots' levels, no person's"
         _, core = core_game(server, game_id)
         page.keyboard.press("Home")
         flip = page.get_attribute("#page-replay [data-testid=replay-now] .flip .card", "data-card")
@@ -328,7 +335,7 @@ def test_replays_of_a_two_seat_and_a_four_seat_game_step_through_the_record(serv
             page.wait_for_selector("[data-testid=history-row]")
             (row,) = history_rows(page)
             assert row["id"] == game_id and row["href"] == f"#replay/{game_id}/{player_seat}"
-            assert row["partner"] == "Partner: Bot" and row["against"] == "Against: Bot, Bot"
+            assert row["partner"] == "Partner: Bot (Normal)" and row["against"] == "Against: Bot (Normal), Bot (Normal)"
         player.close()
 
 

@@ -168,10 +168,12 @@ test("a history row names the opponents, and with four seats the partner, from t
   assert.deepEqual(two.partner, []);
   assert.deepEqual([two.delta, two.balanceAfter, two.won, two.seat], [60, 1060, true, 1]);
   const four = R.historyRow(game({
-    seat: 3, seats: ["Ann", "Bob", "Cy", "Di"].map((name) => ({ name, bot: name === "Cy" })), teams: [0, 1, 0, 1],
+    seat: 3, seats: ["Ann", "Bob", "Cy", "Di"].map((name) => ({ name, bot: name === "Cy", bot_level: name === "Cy" ? "expert" : null })),
+    teams: [0, 1, 0, 1],
   }));
   assert.deepEqual(four.partner.map((seat) => seat.name), ["Bob"]);
-  assert.deepEqual(four.opponents.map((seat) => [seat.name, seat.bot]), [["Ann", false], ["Cy", true]]);
+  assert.deepEqual(four.opponents.map((seat) => [seat.name, seat.bot, seat.bot_level]), [["Ann", false, null], ["Cy", true, "expert"]]);
+  assert.equal(two.opponents[0].bot_level, null, "a history of a server before levels: none");
 });
 
 test("history pages: one game more than shown says that an older page exists", () => {

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeGuard
 
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
@@ -13,13 +13,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..config import BotLevel
 from ..errors import ErrorCode
 from ..game import seat_team
 from ..store import InvalidNameError, LedgerEntry, StoredGame, StoreError, UnknownAccountError
 from . import protocol as p
 from .lobby import LobbyError
 from .metrics import METRICS
-from .record import restore_game
+from .record import restore_game, stored_bot_level
 from .replay import resolve_game_id
 from .state import account_json, app_state
 
@@ -103,7 +104,7 @@ def _history_item(entry: LedgerEntry, game: StoredGame) -> dict[str, Any]:
     """One game of a player's history (see :func:`my_games`)."""
     record = json.loads(game.record_json) if game.record_json else {}
     settlement = json.loads(game.settlement_json) if game.settlement_json else {}
-    seats = [{"name": seat[1], "bot": seat[2]} if seat else None for seat in record.get("seats", [])]
+    seats = _seats(((seat[1], seat[2]) if seat else None for seat in record.get("seats", [])), game.config_json)
     return {
         "game_id": game.game_id,
         "finished_at": game.updated_at.isoformat(),
@@ -117,6 +118,17 @@ def _history_item(entry: LedgerEntry, game: StoredGame) -> dict[str, Any]:
         "delta": entry.delta,
         "balance_after": entry.balance_after,
     }
+
+
+def _seats(seats: Iterable[tuple[str, bool] | None], config_json: str) -> list[dict[str, Any] | None]:
+    """The seats of a finished game (each its name and whether a bot played it) as its
+    players may see them: as in a table's state, a bot's seat also names the level it
+    played at (``bot_level``, None for a person), the game's own (its stored configuration)."""
+    level: BotLevel = stored_bot_level(config_json)
+    return [
+        None if seat is None else {"name": seat[0], "bot": seat[1], "bot_level": level if seat[1] else None}
+        for seat in seats
+    ]
 
 
 def _winners(settlement: dict[str, Any]) -> list[int]:
@@ -151,7 +163,7 @@ async def game_replay(request: Request) -> Response:
         "title": game.settings.name,
         "edition": game.settings.edition,
         "finished_at": stored.updated_at.isoformat(),
-        "seats": [{"name": seat.name, "bot": seat.bot} if seat else None for seat in record.seats],
+        "seats": _seats(((seat.name, seat.bot) if seat else None for seat in record.seats), stored.config_json),
         "teams": [game.team(seat) for seat in range(game.seats)],
         "hands": list(record.game.hands),
         "leader": game.leader,

@@ -13,15 +13,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 import orjson
 
-from ..config import RoomConfig, config_from_dict
+from ..config import BotLevel, RoomConfig, config_from_dict
 from ..game import Game, GameError, GameRecord
 from ..store import LedgerEntry, StoredGame
 
-__all__ = ["SeatRecord", "TableRecord", "balances_before", "restore_game", "stored_actions"]
+__all__ = ["SeatRecord", "TableRecord", "balances_before", "restore_game", "stored_actions", "stored_bot_level"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +102,19 @@ def restore_game(stored: StoredGame) -> tuple[TableRecord, Game]:
     actions = stored_actions(stored)
     events = record.game.events if list(record.game.actions) == actions else None
     return record, Game.restore(record.game.with_actions(actions, events))
+
+
+_BOT_LEVELS: dict[str, BotLevel] = {level: level for level in get_args(BotLevel)}
+
+
+def stored_bot_level(config_json: str) -> BotLevel:
+    """The level the bots of a stored game played at (its configuration's ``bot_level``),
+    read from the stored configuration's JSON alone, without validating the whole of it; a
+    game stored before rooms had levels played at the default level."""
+    play = json.loads(config_json).get("play")
+    level = play.get("bot_level") if isinstance(play, dict) else None
+    default: BotLevel = RoomConfig.model_fields["bot_level"].default
+    return _BOT_LEVELS.get(level, default) if isinstance(level, str) else default
 
 
 def balances_before(ledger: Iterable[LedgerEntry]) -> dict[int, int]:

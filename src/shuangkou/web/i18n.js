@@ -79,6 +79,7 @@ const en = {
   "botLevel.normal": "Normal",
   "botLevel.expert": "Expert",
   "seat.botLevelHelp": "This bot plays at the {level} level",
+  "seat.withLevel": "{name} ({level})",
 
   "conn.lost": "Connection lost. Reconnecting in {s} s…",
   "conn.connecting": "Reconnecting…",
@@ -487,6 +488,7 @@ const zh = {
   "botLevel.normal": "普通",
   "botLevel.expert": "高手",
   "seat.botLevelHelp": "这个电脑的水平：{level}",
+  "seat.withLevel": "{name}（{level}）",
 
   "conn.lost": "连接已断开，{s} 秒后重新连接…",
   "conn.connecting": "正在重新连接…",

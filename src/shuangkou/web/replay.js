@@ -155,7 +155,7 @@ export function replayState(replay, steps, seat = null) {
  * (same team, four seats) and its opponents — with the server's figures. */
 export function historyRow(game) {
   const teams = game.teams || game.seats.map((unused, index) => index);
-  const others = game.seats.map((seat, index) => ({ index, name: seat?.name ?? null, bot: Boolean(seat?.bot) }))
+  const others = game.seats.map((seat, index) => ({ index, name: seat?.name ?? null, bot: Boolean(seat?.bot), bot_level: seat?.bot_level ?? null }))
     .filter((seat) => seat.index !== game.seat);
   const mine = teams[game.seat];
   return {

@@ -12,6 +12,19 @@ export function displayName(seat) {
   return seat.bot && seat.name === "Bot" ? t("seat.botName") : seat.name;
 }
 
+/** The tag of a bot's seat that names the level it plays (or played) at; null for a person. */
+export function levelTag(seat, testid) {
+  if (!seat?.bot_level) return null;
+  const level = t(`botLevel.${seat.bot_level}`);
+  return h("span", { class: `tag tag-level level-${seat.bot_level}`, "data-testid": testid, title: t("seat.botLevelHelp", { level }) }, level);
+}
+
+/** A seat's name as a list of players writes it: a bot's with its level ("Bot (Expert)"). */
+export function nameWithLevel(seat) {
+  const name = displayName(seat);
+  return seat?.bot_level ? t("seat.withLevel", { name, level: t(`botLevel.${seat.bot_level}`) }) : name;
+}
+
 /** "You", or the seat's name (remembered after it left); at four seats the server's bots,
  * all called "Bot", are told apart by where they sit ("Bot (right)"). */
 export function seatName(state, index) {

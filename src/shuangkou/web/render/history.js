@@ -4,7 +4,7 @@
 import { t, getLang } from "../i18n.js";
 import { $, h } from "../dom.js";
 import { replayHash } from "../replay.js";
-import { displayName, money, roomTitle, signed, unit } from "./common.js";
+import { money, nameWithLevel, roomTitle, signed, unit } from "./common.js";
 
 /** A date as the server writes it (UTC), in the reader's language and time zone. */
 export function dateText(iso) {
@@ -18,7 +18,7 @@ export function roomName(rooms, name) {
   return room ? roomTitle(room) : name;
 }
 
-const names = (seats) => seats.map((seat) => displayName(seat.name === null ? null : seat)).join(t("list.and"));
+const names = (seats) => seats.map((seat) => nameWithLevel(seat.name === null ? null : seat)).join(t("list.and"));
 
 /**
  * Draw the history. `view`: `{status: "loading" | "failed" | "signIn" | "shown", page}`

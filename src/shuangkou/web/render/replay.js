@@ -6,9 +6,9 @@
 import { t, formatNumber } from "../i18n.js";
 import { cardFace, cardLabel, describeCombo, heldText, jokerMarks, parseCard, parseCards, phaseText, readingText, sortCards } from "../cards.js";
 import { $, h } from "../dom.js";
-import { sideOf } from "../state.js";
+import { seatInfo, sideOf } from "../state.js";
 import { seatsFrom } from "../replay.js";
-import { miniCard, seatName } from "./common.js";
+import { levelTag, miniCard, seatName } from "./common.js";
 import { settlementNodes } from "./result.js";
 
 /**
@@ -146,6 +146,7 @@ function seatPanel(state, step, seat) {
   },
   h("header", {},
     h("span", { class: "r-name" }, seatName(state, seat)),
+    levelTag(seatInfo(state, seat), `replay-bot-level-${seat}`),
     side ? h("span", { class: `tag tag-role tag-${side}` }, t("replay.team", { n: state.table.game.teams[seat] + 1 })) : null,
     place ? h("span", { class: `tag tag-place place-${place}`, "data-testid": `replay-place-${seat}` }, t(`place.${place}`)) : null,
     h("span", { class: "r-count" }, t("replay.cards", { count: hand.length }))),

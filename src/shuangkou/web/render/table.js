@@ -12,7 +12,7 @@ import {
   actionButtons, botOffer, bubbleOf, canFillWithBots, currentGame, hintCount, isBomb, isFourSeat, isMyTurn, isPlaying, jiefengSeat,
   mySeat, opponentSeat, placeOf, readiness, seatAction, seatCount, seatPositions, secondsUntil, sideOf, turnTimer,
 } from "../state.js";
-import { displayName, initial, miniCard, money, seatName } from "./common.js";
+import { displayName, initial, levelTag, miniCard, money, seatName } from "./common.js";
 import { renderHand } from "./hand.js";
 import { renderResult } from "./result.js";
 import { renderTracker } from "./tracker.js";
@@ -81,11 +81,7 @@ function renderSeat(state, node, index, position) {
   }
   if (place) tags.push(h("span", { class: `tag tag-place place-${place}`, "data-testid": `place-${index}` }, t(`place.${place}`)));
   if (seat.bot && displayName(seat) !== t("seat.botName")) tags.push(h("span", { class: "tag tag-bot" }, t("seat.bot")));
-  if (seat.bot_level) {
-    const level = t(`botLevel.${seat.bot_level}`);
-    tags.push(h("span", { class: `tag tag-level level-${seat.bot_level}`, "data-testid": `bot-level-${index}`,
-      title: t("seat.botLevelHelp", { level }) }, level));
-  }
+  if (seat.bot_level) tags.push(levelTag(seat, `bot-level-${index}`));
   if (hosting) tags.push(h("span", { class: "tag tag-hosting", "data-testid": `hosting-${index}` }, t("seat.hosting")));
   if (!seat.connected) tags.push(h("span", { class: "tag tag-offline" }, t("seat.offline")));
   if (game && table.phase === "playing" && game.timeouts[index] > 0) {
