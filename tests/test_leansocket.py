@@ -36,6 +36,30 @@ async def _until(received: list[bytes], count: int, seconds: float = 2.0) -> Non
         await asyncio.sleep(0.01)
 
 
+def _receive(count: int) -> Callable[[str], Awaitable[list[bytes]]]:
+    """A body that opens a socket, keeps the first ``count`` messages, then closes it."""
+
+    async def body(url: str) -> list[bytes]:
+        received: list[bytes] = []
+        socket = await LeanSocket.connect(url, received.append)
+        await _until(received, count)
+        socket.close()
+        await asyncio.wait_for(socket.ended, 5)
+        return received
+
+    return body
+
+
+async def _ended_then_send(url: str) -> bool:
+    """A body that opens a socket, waits for its end (what ``ended`` says), then sends on
+    the closed socket: nothing is written and nothing raises."""
+    socket = await LeanSocket.connect(url, lambda data: None)
+    ended: bool = await asyncio.wait_for(socket.ended, 5)
+    assert not socket.open
+    socket.send(b"after the end")
+    return ended
+
+
 def test_messages_go_both_ways_whole_and_in_order() -> None:
     async def echo_twice(connection: ServerConnection) -> None:
         async for message in connection:
@@ -67,15 +91,7 @@ def test_a_fragmented_message_arrives_as_one() -> None:
         await connection.send("after")
         await connection.wait_closed()
 
-    async def body(url: str) -> list[bytes]:
-        received: list[bytes] = []
-        socket = await LeanSocket.connect(url, received.append)
-        await _until(received, 2)
-        socket.close()
-        await asyncio.wait_for(socket.ended, 5)
-        return received
-
-    assert _run(fragments, body) == [b'{"a":[1,2,3]}', b"after"]
+    assert _run(fragments, _receive(2)) == [b'{"a":[1,2,3]}', b"after"]
 
 
 @pytest.mark.parametrize(("code", "clean"), [(1000, True), (1001, True), (1008, False), (1011, False)])
@@ -83,14 +99,7 @@ def test_the_end_says_whether_the_server_closed_cleanly(code: int, clean: bool) 
     async def close_at_once(connection: ServerConnection) -> None:
         await connection.close(code)
 
-    async def body(url: str) -> bool:
-        socket = await LeanSocket.connect(url, lambda data: None)
-        ended: bool = await asyncio.wait_for(socket.ended, 5)
-        assert not socket.open
-        socket.send(b"too late")  # nothing is sent once closed, and nothing raises
-        return ended
-
-    assert _run(close_at_once, body) is clean
+    assert _run(close_at_once, _ended_then_send) is clean
 
 
 @pytest.mark.parametrize("reset", [False, True], ids=["end_of_stream", "reset"])
@@ -100,14 +109,7 @@ def test_a_connection_dropped_without_a_close_is_not_clean(reset: bool) -> None:
             connection.transport.get_extra_info("socket").setsockopt(SOL_SOCKET, SO_LINGER, struct.pack("ii", 1, 0))
         connection.transport.abort()
 
-    async def body(url: str) -> bool:
-        socket = await LeanSocket.connect(url, lambda data: None)
-        ended: bool = await asyncio.wait_for(socket.ended, 5)
-        assert not socket.open
-        socket.send(b"after the end")  # nothing is written to the closed transport, nothing raises
-        return ended
-
-    assert _run(drop, body) is False
+    assert _run(drop, _ended_then_send) is False
 
 
 def test_pings_are_answered() -> None:
@@ -117,15 +119,7 @@ def test_pings_are_answered() -> None:
         await connection.send(f"pong after {latency >= 0}")
         await connection.wait_closed()
 
-    async def body(url: str) -> list[bytes]:
-        received: list[bytes] = []
-        socket = await LeanSocket.connect(url, received.append)
-        await _until(received, 1)
-        socket.close()
-        await asyncio.wait_for(socket.ended, 5)
-        return received
-
-    assert _run(ping, body) == [b"pong after True"]
+    assert _run(ping, _receive(1)) == [b"pong after True"]
 
 
 def test_a_refused_handshake_raises_the_servers_status() -> None:
