@@ -1131,12 +1131,11 @@ def _check_toasts(server: Server, browser: Browser) -> None:
         player.close()
 
 
-# Sample the bomb banner on every frame while it shows: whether it ever meets the play on
-# the table (its cards with their joker marks, the label, the reading) or "Your lead".
 # Watch for the bomb's banner from before the bomb is played, in the page itself (the
 # banner shows for 2.2 s, less than a few round trips to the browser take on a busy
-# machine): once it shows, switch to 中文 and read its words, then sample its frames while it
-# shows. Started by BANNER_WATCH; its outcome is the promise window.bannerSeen.
+# machine): once it shows, switch to 中文 and read its words, then sample it on every frame
+# while it shows: whether it ever meets the play on the table (its cards with their joker
+# marks, the label, the reading) or "Your lead". The outcome is the promise window.bannerSeen.
 BANNER_WATCH = """() => {
   const banner = document.querySelector("#banner");
   const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
