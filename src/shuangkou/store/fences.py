@@ -22,11 +22,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sqlalchemy import Connection, String, any_, bindparam, select
+from sqlalchemy import Connection, bindparam, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from .checks import check_text
-from .database import Database, DriverStatement
+from .database import Database, DriverStatement, locked_by_key
 from .errors import FencedError
 from .schema import ID_MAX_LENGTH, games_table, secrets_table, table_fences_table, utc_now
 
@@ -37,11 +37,8 @@ _FENCE_FOR_SHARE: Final = (
     .where(table_fences_table.c.table_id == bindparam("table_id"))
     .with_for_update(read=True)
 )
-_FENCES_FOR_SHARE: Final = (
-    select(table_fences_table.c.table_id, table_fences_table.c.token)
-    .where(table_fences_table.c.table_id == any_(bindparam("table_ids", type_=postgresql.ARRAY(String))))
-    .order_by(table_fences_table.c.table_id)
-    .with_for_update(read=True)
+_FENCES_FOR_SHARE: Final = locked_by_key(  # PostgreSQL: the fences of a batch's tables
+    table_fences_table.c.table_id, (table_fences_table.c.table_id, table_fences_table.c.token), "table_ids", read=True
 )
 
 

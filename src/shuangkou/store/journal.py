@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final, Literal
 
-from sqlalchemy import Connection, String, any_, bindparam, exists, literal_column, select
+from sqlalchemy import Connection, bindparam, exists, literal_column, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
 from .checks import check_choice, check_int, check_json, check_page, check_text
-from .database import DriverStatement
+from .database import DriverStatement, locked_by_key
 from .errors import DuplicateActionError, GameStateError, InvalidValueError, StoreError, UnknownGameError
 from .fences import Fence, Fences, check_fence, refuse_moved
 from .schema import ID_MAX_LENGTH, game_actions_table, games_table, utc, utc_now
@@ -34,11 +34,8 @@ _GAME_STATUS_FOR_UPDATE: Final = (
     select(games_table.c.status).where(games_table.c.game_id == bindparam("game_id")).with_for_update()
 )
 _INSERT_ACTION: Final = game_actions_table.insert()
-_GAMES_STATUS_FOR_UPDATE: Final = (  # PostgreSQL: the status of every game of a batch, locked in one order
-    select(games_table.c.game_id, games_table.c.status)
-    .where(games_table.c.game_id == any_(bindparam("game_ids", type_=postgresql.ARRAY(String))))
-    .order_by(games_table.c.game_id)
-    .with_for_update()
+_GAMES_STATUS_FOR_UPDATE: Final = locked_by_key(  # PostgreSQL: the status of every game of a batch, locked
+    games_table.c.game_id, (games_table.c.game_id, games_table.c.status), "game_ids", read=False
 )
 _GAME_STATUS: Final = select(games_table.c.status).where(games_table.c.game_id == bindparam("game_id"))
 _ACTION_COLUMNS: Final = ("game_id", "seq", "action_json", "created_at")
