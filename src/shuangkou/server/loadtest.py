@@ -962,23 +962,30 @@ def _forget_cluster(redis_url: str, server_args: list[str]) -> None:
 @contextlib.contextmanager
 def _fresh_schema(settings: LoadSettings) -> Iterator[LoadSettings]:
     """On PostgreSQL, the settings with a new, empty schema of ``database_url`` for this run
-    (its search path), dropped afterwards: every run starts from an empty database, as on
-    SQLite, and leaves no games, rows or dead tuples to the next one."""
+    (:func:`fresh_schema`): every run starts from an empty database, as on SQLite, and
+    leaves no games, rows or dead tuples to the next one."""
     if not (settings.database_url or "").startswith("postgresql"):
         yield settings
         return
+    with fresh_schema(settings.database_url or "", "load") as url:
+        yield replace(settings, database_url=url)
+
+
+@contextlib.contextmanager
+def fresh_schema(database_url: str, prefix: str) -> Iterator[str]:
+    """The PostgreSQL ``database_url`` with a new, empty schema as its search path (named
+    ``PREFIX_PID_N``), dropped with everything in it afterwards."""
     from sqlalchemy import create_engine, make_url
 
-    url = make_url(settings.database_url or "")
-    schema = f"load_{os.getpid()}_{time.monotonic_ns() % 10**9}"
+    url = make_url(database_url)
+    schema = f"{prefix}_{os.getpid()}_{time.monotonic_ns() % 10**9}"
     options = f"{url.query.get('options', '')} -csearch_path={schema}".strip()
     engine = create_engine(url, isolation_level="AUTOCOMMIT")
     try:
         with engine.connect() as connection:
             connection.exec_driver_sql(f'CREATE SCHEMA "{schema}"')
         try:
-            fresh = url.update_query_dict({"options": options}).render_as_string(hide_password=False)
-            yield replace(settings, database_url=fresh)
+            yield url.update_query_dict({"options": options}).render_as_string(hide_password=False)
         finally:
             with engine.connect() as connection:
                 connection.exec_driver_sql(f'DROP SCHEMA "{schema}" CASCADE')
