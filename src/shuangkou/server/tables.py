@@ -16,7 +16,7 @@ import asyncio
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Coroutine, Iterable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, TypeVar, assert_never
@@ -42,7 +42,7 @@ from ..game import (
     Timeout,
     action_to_dict,
 )
-from ..scoring import SettlementView, TableSettlementView
+from ..scoring import Settlement, SettlementView, TableSettlement, TableSettlementView
 from ..store import Account, Fence, FencedError, Store
 from . import protocol as p
 from .bots import ExpertPool, SeatBot, default_expert_workers, move_seed
@@ -649,41 +649,44 @@ class Table:
             })
 
     async def _settle(self) -> None:
+        """Pay the finished game and end it: the seats' balances read again, the settlement
+        computed on them (R9, C5) and stored, in one call to the database (one hand-off to
+        its thread: the game's last action waits for it)."""
         current = self.current
         assert current is not None
         game, game_id, config = current.game, current.game_id, current.game.settings
         store = self.services.store
         accounts = [seat.account.id if seat else 0 for seat in self.seats]
         seats = range(len(self.seats))
-        balances = await self._refresh_balances()
-        # Only a game restored after a restart, or whose settlement failed midway, can have
-        # been paid already; a game this table dealt and never tried to settle cannot.
-        paid = await self.services.run_db(lambda: store.ledger(game_id=game_id)) if current.maybe_paid else []
-        if paid:  # paid before a crash: settle on the balances the payment was computed from
-            before = balances_before(paid)
-            balances = [before.get(account, balance) for account, balance in zip(accounts, balances, strict=True)]
-        settlement = game.settlement([b or 0 for b in balances])  # R9, C5
-        deltas = {accounts[i]: settlement.deltas[i] for i in seats}
         record = self._record(game).to_json()
-        summary = _dumps(settlement.to_dict())
-        fence = self.fence
+        fence, maybe_paid = self.fence, current.maybe_paid
 
-        def write() -> dict[int, int]:
-            return store.settle_game(
+        def settle() -> tuple[Settlement | TableSettlement, dict[int, int]]:
+            found = store.balances([account for account in accounts if account], config.edition)
+            balances = [found.get(account, 0) for account in accounts]
+            # Only a game restored after a restart, or whose settlement failed midway, can
+            # have been paid already; a game this table dealt and never tried to settle cannot.
+            paid = store.ledger(game_id=game_id) if maybe_paid else []
+            if paid:  # paid before a crash: settle on the balances the payment was computed from
+                before = balances_before(paid)
+                balances = [before.get(account, balance) for account, balance in zip(accounts, balances, strict=True)]
+            settlement = game.settlement(balances)  # R9, C5
+            after = store.settle_game(
                 game_id,
                 config.edition,
-                deltas,
+                {accounts[i]: settlement.deltas[i] for i in seats},
                 settlement.house,
                 config.allow_negative,
                 f"game {game_id}",
                 record,
-                summary,
+                _dumps(settlement.to_dict()),
                 seats={accounts[i]: i for i in seats},
                 fence=fence,
             )
+            return settlement, after
 
         self.current = current = replace(current, maybe_paid=True)
-        balances_after: dict[int, int] = await self.services.run_db(write)
+        settlement, balances_after = await self.services.run_db(settle)
         METRICS.settlements.inc()
         charge = None
         if game.ended_by_escape and game.escaped is not None:  # R10.2, C6.2
@@ -908,20 +911,13 @@ class Table:
     # -- helpers ------------------------------------------------------------------------
 
     async def _refresh_balance(self, index: int) -> int | None:
-        return (await self._refresh_balances([index]))[0]
-
-    async def _refresh_balances(self, indexes: Iterable[int] | None = None) -> list[int | None]:
-        """The balances of the seats ``indexes`` (all by default) read again, in one store
-        call; None for an empty seat."""
-        chosen = [self.seats[index] for index in (range(len(self.seats)) if indexes is None else indexes)]
-        accounts = [seat.account.id for seat in chosen if seat is not None]
-        if accounts:
-            store, edition = self.services.store, self.room.config.edition
-            found: dict[int, int] = await self.services.run_db(lambda: store.balances(accounts, edition))
-            for seat in chosen:
-                if seat is not None:
-                    seat.balance = found[seat.account.id]
-        return [None if seat is None else seat.balance for seat in chosen]
+        """The balance of the seat ``index`` read again (None for an empty seat)."""
+        seat = self.seats[index]
+        if seat is None:
+            return None
+        store, edition, account = self.services.store, self.room.config.edition, seat.account.id
+        seat.balance = await self.services.run_db(lambda: store.balance(account, edition))
+        return seat.balance
 
     def _seat_index(self, account_id: int) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s is not None and s.account.id == account_id), None)
