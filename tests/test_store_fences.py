@@ -122,8 +122,8 @@ def test_a_claim_waits_for_a_write_under_way_and_refuses_the_next(store: Store) 
 def test_a_batchs_checks_look_each_key_up_by_its_index_in_a_table_never_analyzed(store: Store) -> None:
     """PostgreSQL: the fences and the games' status of a group commit are read key by key
     through the primary key, not by reading the whole table (which the planner picks for
-    ``key = ANY(array)`` on a small table without statistics, as a fresh schema or a
-    database without autovacuum has, and which cost five times as much per batch)."""
+    ``key = ANY(array)`` on a table of a thousand rows, analyzed or not, as here in a fresh
+    schema; it cost four to five times as much per batch)."""
     if store.dialect != "postgresql":
         pytest.skip("SQLite checks one table at a time")
     for number in range(1000):

@@ -36,9 +36,9 @@ def locked_by_key(key: Column[str], columns: Sequence[Column[Any]], keys: str, r
     order of the array (pass it sorted, so that two transactions lock in one order).
 
     Each key is looked up on its own through the key's index (a lateral join on the
-    unnested array): written as ``key = ANY(keys)``, a small table that was never analyzed
-    (autovacuum off, or a new schema) is read whole for every batch, since the planner then
-    reckons that cheaper than several index lookups; that read cost five times as much.
+    unnested array): written as ``key = ANY(keys)``, a table of a thousand rows or so is read
+    whole for every batch, analyzed or not, since the planner reckons that cheaper than
+    several index lookups; that read cost four to five times as much, and grows with the table.
     """
     wanted = func.unnest(bindparam(keys, type_=postgresql.ARRAY(String))).table_valued("key").render_derived("wanted")
     locked = select(*columns).where(key == wanted.c.key).with_for_update(read=read).lateral("locked")
