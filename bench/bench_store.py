@@ -64,10 +64,11 @@ def can_measure_database(url: str) -> bool:
     """Whether the database's CPU can be read: PostgreSQL on this machine, and a copy of the
     code that reads processes' CPU."""
     try:
-        database_seconds()
+        from shuangkou.server.loadtest import CpuSnapshot  # noqa: F401 - only whether this copy has it
     except ImportError:
         return False
-    return make_url(url).get_backend_name() == "postgresql" and make_url(url).host in LOOPBACK
+    parsed = make_url(url)
+    return parsed.get_backend_name() == "postgresql" and parsed.host in LOOPBACK
 
 
 def measure(
