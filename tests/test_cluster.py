@@ -30,7 +30,7 @@ import redis
 from pg import PG_URL_VARIABLE, pg_admin_url, throwaway_database
 from server_players import close_all, finish_by_hosting, play_turns, seat_pair
 from server_processes import ROOM, check_ledger, replay_matches, run, server_process, write_rooms
-from sqlalchemy import create_engine
+from sqlalchemy import create_engine, text
 
 from shuangkou.server.client import Client
 from shuangkou.server.loadtest import LoadSettings, run_load
@@ -322,6 +322,47 @@ def test_a_game_on_a_killed_node_finishes_on_another_paid_once(
     replay_matches(database_url, game_id, capsys)
     taken = logged(b, "table taken over")
     assert [record["game"] for record in taken] == [game_id]
+
+
+def test_a_player_connecting_while_a_taken_over_table_is_restored_waits_for_their_seat(
+    make_node: Callable[..., ServerProcess], database_url: str, directory: Callable[[str], dict[str, str]]
+) -> None:
+    """Between a taken-over table listed on its new node and its last seat filled (each
+    seat's account and balance are read for it), a player of a seat not yet filled who
+    connects there is told ``moving`` and connects again, instead of a welcome to the lobby
+    that leaves them out of their own game. The balances are locked until the table is
+    listed and the player connects, so that the restore and the player's arrival run
+    together once they are released (the player's account is read with its balances too)."""
+    a, b = make_node("a").start(60), make_node("b").start(60)
+    engine = create_engine(database_url)
+
+    async def scenario() -> str:
+        pair = await seat_pair(a)
+        await play_turns(pair, 2)
+        before = pair[0].table
+        assert before is not None
+        last_seat = before["seats"][1]["account"]
+        late = next(client for client in pair if client.account["id"] == last_seat)
+        with engine.connect() as locker:
+            locker.execute(text("LOCK TABLE balances IN ACCESS EXCLUSIVE MODE"))
+            a.kill()
+            await abandon(*pair)
+            listed = lambda: directory("tables").get(before["id"]) == "b"  # noqa: E731
+            await asyncio.to_thread(wait_for, listed, 30, "b to list the table it takes over")
+            connecting = asyncio.create_task(rejoin(b.url, late))
+            await asyncio.sleep(1.0)
+            locker.rollback()  # the restore and the player's arrival go on together
+        player = await connecting
+        view = await player.until(lambda table: table["game_id"] == before["game_id"], timeout=15)
+        assert view["id"] == before["id"] and view["game"]["seq"] == before["game"]["seq"]
+        await close_all(player)
+        return str(before["game_id"])
+
+    try:
+        game_id = run(scenario())
+    finally:
+        engine.dispose()
+    assert [record["game"] for record in logged(b, "table taken over")] == [game_id]
 
 
 def test_a_paused_node_is_fenced_off_when_it_writes_again(

@@ -58,6 +58,7 @@ class Lobby:
         self.rooms: dict[str, Room] = {}
         self.tables: dict[str, Table] = {}
         self.seated: dict[int, Table] = {}
+        self.restoring: set[str] = set()  # tables whose game is being restored here: seats not all filled yet
         self.lock = asyncio.Lock()
         self.accepting = True
         self._background: set[asyncio.Task[None]] = set()
@@ -390,6 +391,7 @@ class Lobby:
             if room is None:
                 room = Room(stored.room, game.settings, "(removed)", open=False)
             table = Table(table_id or record.table or secrets.token_urlsafe(8), room, self.services, fence=fence)
+            self.restoring.add(table.id)  # listed in the directory below, before its seats are filled
             if self.cluster is not None:
                 self.cluster.table_opened(table.id)
             self.tables[table.id] = table
@@ -416,6 +418,9 @@ class Lobby:
                 await table.stop()
                 self._on_empty(table)
             return False
+        finally:
+            if table is not None:
+                self.restoring.discard(table.id)
 
     async def check_fences(self) -> None:
         """After this node's liveness lapsed: stop every table another node has claimed meanwhile."""

@@ -139,7 +139,8 @@ class AppState:
     async def route(self, account: Account) -> tuple[str, str | None] | None:
         """Where a connecting player belongs, in a cluster: None here (seated here, or
         nowhere); else ("redirect", URL of the node running the player's table), or
-        ("moving", None) while no live node runs it (it is being taken over).
+        ("moving", None) while no live node runs it or this one is restoring it (it is being
+        taken over).
         :class:`LobbyError` ``unavailable`` when Redis does not answer."""
         cluster = self.cluster
         seated = self.lobby.seated.get(account.id)
@@ -154,7 +155,9 @@ class AppState:
             message = f"the cluster's directory (Redis) did not answer ({problem}); connect again"
             raise LobbyError("unavailable", message) from None
         if table is None or url == cluster.settings.public_url:
-            return None
+            # A table taken over here is listed before its seats are filled: until then the
+            # player waits (``moving``), or would be welcomed to the lobby beside their game.
+            return ("moving", None) if table in self.lobby.restoring else None
         if url is not None:
             return "redirect", url
         store = self.store
