@@ -347,7 +347,10 @@ def test_a_player_connecting_while_a_taken_over_table_is_restored_waits_for_thei
             locker.execute(text("LOCK TABLE balances IN ACCESS EXCLUSIVE MODE"))
             a.kill()
             await abandon(*pair)
-            listed = lambda: directory("tables").get(before["id"]) == "b"  # noqa: E731
+
+            def listed() -> bool:
+                return directory("tables").get(before["id"]) == "b"
+
             await asyncio.to_thread(wait_for, listed, 30, "b to list the table it takes over")
             connecting = asyncio.create_task(rejoin(b.url, late))
             await asyncio.sleep(1.0)
