@@ -16,6 +16,7 @@ from shuangkou.server.loadtest import (
     ProcessCpu,
     comparison_text,
     cpu_split,
+    held_counts,
     run_load,
     sweep,
 )
@@ -122,6 +123,38 @@ def test_a_sweep_against_a_baseline_runs_both_servers_side_by_side() -> None:
 
 def test_a_baseline_needs_a_sweep(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["loadtest", "--baseline", "python3", "--tables", "1"]) == 2
+    assert main(["loadtest", "--repeat", "2", "--tables", "1"]) == 2
+    assert "go with --sweep" in json.loads(capsys.readouterr().out.splitlines()[-1])["error"]
+    assert main(["loadtest", "--sweep", "1", "--repeat", "0"]) == 2
+    assert "--repeat must be at least 1" in json.loads(capsys.readouterr().out.splitlines()[-1])["error"]
+
+
+def _run(tables: int, p99: float, played: bool = True) -> dict[str, object]:
+    return {"tables": tables, "played": played, "latency_ms": {"p99": p99}}
+
+
+def test_a_count_run_several_times_holds_by_the_median_p99_and_no_run_with_an_error() -> None:
+    runs = [
+        _run(100, 40), _run(100, 150), _run(100, 60),  # one spike: the median holds
+        _run(200, 90), _run(200, 120), _run(200, 130),  # one good run: the median does not
+        _run(300, 20), _run(300, 30, played=False), _run(300, 25),  # a run with an error
+        _run(400, 99.9),  # one run: its own p99, as a single run's held says
+        _run(500, 100.0),
+    ]
+    assert sorted(held_counts(runs, 100.0)) == [100, 400]
+
+
+def test_a_repeated_sweep_runs_each_pair_in_turn(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main([
+        "loadtest", "--sweep", "2", "--repeat", "2", "--baseline", sys.executable, "--duration", "1.5",
+        "--warmup", "0.3", "--think", "0.3", "--json",
+    ])
+    outcome = json.loads(capsys.readouterr().out)
+    assert outcome["repeat"] == 2
+    assert [run["tables"] for run in outcome["runs"]] == [run["tables"] for run in outcome["baseline_runs"]] == [2, 2]
+    assert all(run["played"] for run in outcome["runs"] + outcome["baseline_runs"])
+    assert outcome["largest_held"] == (2 if held_counts(outcome["runs"], 100.0) else None)
+    assert status == (0 if outcome["largest_held"] is not None else 1)
 
 
 def _process(name: str, parent: int, seconds: float, started: int = 100) -> ProcessCpu:
