@@ -1046,10 +1046,10 @@ def sweep(
     runs, baseline_runs = [], []
     if compare_nodes:
         settings = LoadSettings(**{**asdict(settings), "cluster": True})
+    changes: dict[str, Any] = {"nodes": 1} if compare_nodes else {"server_python": baseline}  # the baseline's run
     for count in counts:
         for _ in range(repeat):
             if baseline is not None or compare_nodes:
-                changes: dict[str, Any] = {"nodes": 1} if compare_nodes else {"server_python": baseline}
                 before = run_load(LoadSettings(**{**asdict(settings), "tables": count, **changes}))
                 baseline_runs.append(before.to_dict())
                 if report is not None:
