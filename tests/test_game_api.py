@@ -174,6 +174,37 @@ def test_undo_keeps_the_counts_of_the_hands_true() -> None:
     assert [str(move) for move in game.legal_moves(0)] == ["single 9"]  # beats the 4 on the table
 
 
+def test_undo_keeps_the_hands_in_the_views_true() -> None:
+    """The seats' hands as views show them, kept from change to change, after undoing a
+    play (its seat's hand grows back) and actions that play nothing (no hand changes)."""
+    game = Game.from_hands(NO_AUTO_PASS, ["3 4 9", "5 6"], leader=0)
+
+    def hands_shown() -> list[list[str]]:
+        return [[str(text) for text in game.view(seat)["hand"]] for seat in range(game.seats)]
+
+    def hands_held() -> list[list[str]]:
+        return [[str(card) for card in game.hands[seat]] for seat in range(game.seats)]
+
+    def ranks(hands: list[list[str]]) -> list[list[str]]:
+        return [[text[:-1] for text in hand] for hand in hands]  # the suit left out
+
+    game.apply(Play.of(0, "3"))
+    assert hands_shown() == hands_held() and ranks(hands_shown()) == [["4", "9"], ["5", "6"]]
+    game.undo()
+    game.apply(Play.of(0, "4"))  # as many cards left, other ones
+    assert hands_shown() == hands_held() and ranks(hands_shown()) == [["3", "9"], ["5", "6"]]
+    game.apply(Pass(1))
+    game.apply(Escape(1))
+    assert hands_shown() == hands_held()
+    game.undo()  # the escape: nothing played, every hand as it was
+    game.undo()  # the pass
+    assert hands_shown() == hands_held() and ranks(hands_shown()) == [["3", "9"], ["5", "6"]]
+    assert game.counts(0) == counts_of(game.hands[0]) and game.counts(1) == counts_of(game.hands[1])
+    game.undo()  # the 4
+    assert hands_shown() == hands_held() and ranks(hands_shown()) == [["3", "4", "9"], ["5", "6"]]
+    assert game.counts(0) == counts_of(game.hands[0])
+
+
 def test_undo_back_to_the_deal() -> None:
     game = play_game(POINTS, [GreedyBot(), RandomBot(4)], seed=4, timeout_rate=0.2)
     dealt = Game.deal(POINTS, seed=4)

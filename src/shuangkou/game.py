@@ -589,7 +589,7 @@ class Game:
         """The seat's hand as counts per rank slot."""
         hand = self.hands[seat]
         cached = self._counts[seat]
-        if cached is not None and cached[0] == len(hand):  # hands only shrink (undo clears this)
+        if cached is not None and cached[0] == len(hand):  # hands only shrink (undoing its seat's play clears this)
             return cached[1]
         counts = [0] * NUM_SLOTS
         for card in hand:
@@ -828,19 +828,20 @@ class Game:
         if not self._saved:
             raise GameError("nothing_to_undo", "no action has been applied")
         saved = self._saved.pop()
-        if len(self.plays) > saved.plays:
+        taken_back = self.plays[saved.plays :]
+        if taken_back:
             self._escape_costs.clear()  # kept for the plays taken back (see _escape_inputs)
-        for play in self.plays[saved.plays :]:
+        for play in taken_back:
             hand = self.hands[play.seat]
             for card in play.cards:
                 insort(hand, card)  # hands are kept sorted
+            # the hand's caches assume it only shrinks; no other seat's hand changed
+            self._counts[play.seat] = self._hand_texts[play.seat] = None
         del self.plays[saved.plays :]
         del self._play_views[saved.plays :]
         del self._played_after[saved.plays :]
         del self._bombs_after[saved.plays :]
         del self.events[saved.events :]
-        self._counts = [None] * self.seats  # the caches assume hands only shrink
-        self._hand_texts = [None] * self.seats
         self.to_act, self.table, self.passes = saved.to_act, saved.table, saved.passes
         del self.finish_order[saved.finish_order :]
         self.timeouts[:] = saved.timeouts
@@ -993,7 +994,7 @@ class Game:
         every seat at every change; a hand changes only when its seat plays)."""
         hand = self.hands[seat]
         kept = self._hand_texts[seat]
-        if kept is None or kept[0] != len(hand):  # hands only shrink (undo clears this)
+        if kept is None or kept[0] != len(hand):  # hands only shrink (undoing its seat's play clears this)
             kept = self._hand_texts[seat] = (len(hand), tuple(map(str, hand)))
         return kept[1]
 
