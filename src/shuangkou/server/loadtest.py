@@ -1155,8 +1155,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --sweep and --nodes: run each count on one node, then on N, side by side")
     parser.add_argument("--repeat", type=int, default=1, metavar="N",
                         help="with --sweep: run each count N times (with --baseline or --compare-nodes, N pairs); "
-                             "a count holds when no run had an error and the median of their p99 is under the "
-                             "target (default 1)")
+                             "a count holds when every run played with no error and the median of their p99 is "
+                             "under the target (default 1)")
     parser.add_argument("--target-p99", type=float, default=100.0, help="latency target in ms (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bots' choices (default 0)")
     parser.add_argument("--expert-tables", type=int, default=0, metavar="N",
