@@ -84,7 +84,7 @@ class LoadSettings:
 
     tables: int = 100
     duration: float = 30.0
-    warmup: float = 5.0
+    warmup: float = 45.0  # past the first games' ends: the window sees games turn over
     think: float = 1.0  # mean seconds a bot thinks before its action (uniform in [0.5, 1.5] x think)
     room: str = "points"
     url: str | None = None  # a running server (loopback only); None: start one
@@ -1134,7 +1134,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="concurrent tables, one connection per seat (two, or four in a four-seat room)",
     )
     parser.add_argument("--duration", type=float, default=30.0, help="seconds measured (default 30)")
-    parser.add_argument("--warmup", type=float, default=5.0, help="seconds played before measuring (default 5)")
+    parser.add_argument(
+        "--warmup", type=float, default=45.0,
+        help="seconds played before measuring (default 45: past the first games' ends, so that the window sees "
+        "games end and start as a server that has run a while does)",
+    )
     parser.add_argument("--think", type=float, default=1.0,
                         help="mean think time of a bot in seconds (default 1: about one action per second per table)")
     parser.add_argument("--room", default="points", help="room to play in (default points)")
