@@ -74,9 +74,7 @@ def test_an_old_cycle_waits_for_the_full_collection(collector_off: None) -> None
 
 
 def _young_collections(server: ServerProcess) -> float:
-    request = urllib.request.Request(
-        server.url + "/metrics", headers={"Authorization": f"Bearer {server.operator_token}"})
-    with urllib.request.urlopen(request, timeout=10) as response:
+    with urllib.request.urlopen(server.url + "/metrics", timeout=10) as response:
         text = response.read().decode()
     found = re.search(r'^shuangkou_gc_pause_seconds_count\{generation="0"\} (\S+)$', text, re.MULTILINE)
     return float(found.group(1)) if found else 0.0

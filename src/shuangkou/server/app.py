@@ -168,7 +168,7 @@ async def _collect_garbage(young_every: float = 0.1, full_every: float = 600.0) 
     1,000 tables, all of them waiting), to find no garbage: in steady play nothing here makes
     reference cycles, only connecting does (a few dozen objects a connection). On a clock,
     a young collection scans a tenth of a second's survivors, which then wait for the full
-    collection, as rare as CPython's own."""
+    collection (CPython's own came every 10 to 30 minutes at 1,000 tables)."""
     loop = asyncio.get_running_loop()
     next_full = loop.time() + full_every
     while True:
