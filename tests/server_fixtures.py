@@ -32,7 +32,7 @@ import uvicorn
 from pg import fresh_schema_url, pg_admin_url, throwaway_database
 from sqlalchemy import URL
 
-from shuangkou.server.app import ServerSettings, create_app
+from shuangkou.server.app import ServerSettings, create_app, uvicorn_config
 from shuangkou.server.client import Client
 from shuangkou.server.protocol import MAX_TRANSPORT_FRAME_BYTES
 
@@ -149,6 +149,7 @@ class RunningServer:
     """A server running in a thread of this process."""
 
     settings: ServerSettings
+    uvicorn_options: dict[str, Any] = field(default_factory=dict)  # e.g. ws_ping_interval
     base_url: str = ""
     _server: uvicorn.Server | None = None
     _thread: threading.Thread | None = None
@@ -160,9 +161,8 @@ class RunningServer:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
         self.base_url = f"http://127.0.0.1:{port}"
-        config = uvicorn.Config(
-            create_app(self.settings), log_level="warning", ws_max_size=WS_MAX_SIZE, timeout_graceful_shutdown=2
-        )
+        options = {"timeout_graceful_shutdown": 2, **self.uvicorn_options}
+        config = uvicorn_config(create_app(self.settings), **options)
         self._server = uvicorn.Server(config)
         for name in ("shuangkou", "uvicorn.error"):
             logging.getLogger(name).addHandler(self._errors)
@@ -274,11 +274,14 @@ def _database_url(tmp_path: Path, pg_database: URL | None) -> str:
 
 @pytest.fixture(name="start_server")
 def start_server_fixture(tmp_path: Path, pg_server_database: URL | None) -> Iterator[Callable[..., RunningServer]]:
-    """Start servers: ``start_server(seed=1, rooms={...}, rate=...)``; each is stopped at the end
-    of the test, and any error it logged fails the test."""
+    """Start servers: ``start_server(seed=1, rooms={...}, rate=...)`` (uvicorn's own settings in
+    ``uvicorn_options``); each is stopped at the end of the test, and any error it logged
+    fails the test."""
     started: list[RunningServer] = []
 
-    def start(rooms: dict[str, str] | None = None, **overrides: Any) -> RunningServer:
+    def start(
+        rooms: dict[str, str] | None = None, uvicorn_options: dict[str, Any] | None = None, **overrides: Any
+    ) -> RunningServer:
         number = len(started)
         rooms_dir = tmp_path / f"rooms{number}"
         rooms_dir.mkdir()
@@ -295,7 +298,7 @@ def start_server_fixture(tmp_path: Path, pg_server_database: URL | None) -> Iter
             "burst": 1000.0,
         }
         values.update(overrides)
-        running = RunningServer(ServerSettings(**values)).start()
+        running = RunningServer(ServerSettings(**values), uvicorn_options or {}).start()
         started.append(running)
         return running
 

@@ -33,8 +33,21 @@ from shuangkou.store import Account
 ANN = Account(1, "Ann", "guest", {"points": 1000}, datetime.now(UTC))
 
 
+class _Unused:
+    """The outlet of a connection nothing is sent to."""
+
+    def write_message(self, data: bytes) -> None:
+        raise AssertionError("nothing is sent in these tests")
+
+    def unsent(self) -> int:
+        return 0
+
+    def end(self, code: int) -> None:
+        raise AssertionError("nothing is closed in these tests")
+
+
 def _connection() -> Connection:
-    return Connection(None, ANN)  # type: ignore[arg-type]  # never written to: no socket needed
+    return Connection(ANN, _Unused())
 
 
 def test_items_come_out_in_the_order_they_were_posted() -> None:

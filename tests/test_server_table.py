@@ -1,5 +1,5 @@
 """One table (shuangkou.server.tables) driven through its inbox on a real SQLite store,
-without sockets: connections are read from their outgoing queues.
+without sockets: what a connection is sent is recorded in order.
 
 Covers what the end-to-end tests cannot reach: an action whose journal write fails is
 taken back; ``first_player = "winner"`` follows the winner's account, not its seat; the
@@ -40,18 +40,35 @@ from shuangkou.store import Account, Store
 BALANCES = {"points": 1000, "wealth": 100_000}
 
 
+class Recorder:
+    """A connection's outlet that keeps what it is sent, in order (None: the socket closed)."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+
+    def write_message(self, data: bytes) -> None:
+        self.queue.put_nowait(data)
+
+    def unsent(self) -> int:
+        return 0
+
+    def end(self, code: int) -> None:
+        self.queue.put_nowait(None)
+
+
 class Client:
     """A seat's (or spectator's) connection and everything the table sent it."""
 
     def __init__(self, account: Account) -> None:
         self.account = account
-        self.connection = Connection(None, account)  # type: ignore[arg-type]  # read from its queue
+        self.outlet = Recorder()
+        self.connection = Connection(account, self.outlet)
         self.log: list[dict[str, Any]] = []
 
     async def receive(self, kind: str) -> dict[str, Any]:
         """The next message of type ``kind`` (the ones before it are kept in ``log``)."""
         while True:
-            text = await asyncio.wait_for(self.connection.queue.get(), 5)
+            text = await asyncio.wait_for(self.outlet.queue.get(), 5)
             assert text is not None, f"{self.account.name}'s connection was closed"
             message: dict[str, Any] = json.loads(text)
             self.log.append(message)
@@ -69,8 +86,8 @@ class Client:
 
     def drain(self) -> list[dict[str, Any]]:
         """Every message queued so far (kept in ``log`` too)."""
-        while not self.connection.queue.empty():
-            text = self.connection.queue.get_nowait()
+        while not self.outlet.queue.empty():
+            text = self.outlet.queue.get_nowait()
             if text is not None:
                 self.log.append(json.loads(text))
         return self.log

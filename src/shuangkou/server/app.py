@@ -3,7 +3,7 @@
 The server holds no rule logic: WebSocket messages become table inbox items, and the
 tables turn game events into messages. The shell is split by concern: :mod:`.settings`
 (what ``serve`` can set), :mod:`.state` (what every handler shares), :mod:`.http` (the HTTP
-API), :mod:`.websocket` (the socket loop), :mod:`.datalock` (one server per data directory
+API), :mod:`.websocket` (the WebSocket protocol), :mod:`.datalock` (one server per data directory
 and database); this module assembles the routes and the lifespan, and runs uvicorn.
 """
 
@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import dataclasses
 import errno
+import functools
 import gc
 import logging
 import socket
@@ -20,6 +21,7 @@ import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
+from typing import Any, cast
 
 import uvicorn
 from starlette.applications import Starlette
@@ -33,7 +35,7 @@ from .protocol import MAX_TRANSPORT_FRAME_BYTES
 from .settings import ServerSettings
 from .state import AppState
 
-__all__ = ["ServerSettings", "StartError", "create_app", "serve"]
+__all__ = ["ServerSettings", "StartError", "create_app", "serve", "uvicorn_config"]
 
 log = logging.getLogger("shuangkou.server")
 
@@ -69,11 +71,7 @@ def create_app(settings: ServerSettings, claimed: bool = False, instance: str | 
                 log.info("server stopped")
 
     web = resources.files("shuangkou") / "web"
-    routes: list[BaseRoute] = [
-        *http.routes(),
-        websocket.route(),
-        Mount("/", StaticFiles(directory=str(web), html=True), name="web"),
-    ]
+    routes: list[BaseRoute] = [*http.routes(), Mount("/", StaticFiles(directory=str(web), html=True), name="web")]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.server = state
     return app
@@ -93,15 +91,20 @@ def serve(settings: ServerSettings, host: str, port: int, on_ready: Callable[[],
     try:
         with claim(settings) as instance:
             app = create_app(dataclasses.replace(settings, tune_gc=True), claimed=True, instance=instance)
-            config = uvicorn.Config(
-                app, log_level="warning", ws_max_size=MAX_TRANSPORT_FRAME_BYTES, timeout_graceful_shutdown=5,
-                ws_per_message_deflate=settings.ws_deflate,
-            )
+            config = uvicorn_config(app, timeout_graceful_shutdown=5, ws_per_message_deflate=settings.ws_deflate)
             _Server(config, app.state.server.drain, on_ready).run(sockets=[listener])
     except ClaimError as problem:
         raise StartError(str(problem)) from None
     finally:
         listener.close()
+
+
+def uvicorn_config(app: Starlette, **options: Any) -> uvicorn.Config:
+    """uvicorn's configuration for the application (``options`` added): HTTP through the
+    Starlette application, every WebSocket request a :class:`~.websocket.PlayerSocket` of its
+    state (uvicorn builds one per request as it would its own protocol class)."""
+    sockets = cast(type[asyncio.Protocol], functools.partial(websocket.PlayerSocket, app.state.server))
+    return uvicorn.Config(app, log_level="warning", ws=sockets, ws_max_size=MAX_TRANSPORT_FRAME_BYTES, **options)
 
 
 class _Server(uvicorn.Server):

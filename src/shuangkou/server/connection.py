@@ -1,19 +1,39 @@
-"""A player's or spectator's WebSocket, with its own writer so a slow reader never blocks a table."""
+"""A player's or spectator's connection as the tables and the lobby see it.
+
+:meth:`Connection.send` never waits: a message is framed and handed to the socket at once
+(:class:`Outlet`, the WebSocket of :mod:`.websocket`), whose transport buffers what the
+network has not taken yet. A client that does not read lets that buffer grow; past
+:data:`SEND_BUFFER_LIMIT` it is disconnected (``too_slow``), so a slow reader never holds a
+table and never holds the server's memory.
+"""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import json
 import time
-from typing import Any
+from typing import Any, Final, Protocol
 
 import orjson
-from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..store import Account
 
-__all__ = ["Connection", "RateLimiter"]
+__all__ = ["SEND_BUFFER_LIMIT", "Connection", "Outlet", "RateLimiter"]
+
+SEND_BUFFER_LIMIT: Final = 2 * 1024 * 1024
+"""Bytes sent to a client and not yet taken by the network past which the client is
+disconnected as ``too_slow`` (a few hundred states: a client that reads at all keeps up)."""
+
+
+class Outlet(Protocol):
+    """Where a connection's messages go: the client's WebSocket."""
+
+    def write_message(self, data: bytes) -> None:
+        """Send one text message now (nothing once the socket is closing)."""
+
+    def unsent(self) -> int:
+        """Bytes written and not yet taken by the network."""
+
+    def end(self, code: int) -> None:
+        """Close the socket with ``code`` after what was written."""
 
 
 class RateLimiter:
@@ -37,57 +57,42 @@ class RateLimiter:
 
 
 class Connection:
-    """One WebSocket. :meth:`send` never waits: messages queue for the writer task."""
+    """One client connection of ``account``."""
 
-    def __init__(self, websocket: WebSocket, account: Account, queue_size: int = 256) -> None:
-        self.websocket = websocket
+    def __init__(self, account: Account, outlet: Outlet, buffer_limit: int = SEND_BUFFER_LIMIT) -> None:
         self.account = account
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(queue_size)
+        self.outlet = outlet
+        self.buffer_limit = buffer_limit
         self.closed = False
         self.close_reason = ""
-        self.writer: asyncio.Task[None] | None = None
 
     def send(self, message: dict[str, Any]) -> None:
-        """Queue a message; a reader too slow to keep up is disconnected."""
+        """Send a message; a reader too slow to keep up is disconnected."""
         if not self.closed:
-            self.send_json(orjson.dumps(message).decode())
+            self.send_json(orjson.dumps(message))
 
     def send_refusal(self, message: dict[str, Any]) -> None:
-        """Queue the reply to a refused message, unless the queue is half full: then it is
-        dropped, so that a client flooding the server never fills its own queue with
-        refusals (and is never closed as too slow for them)."""
-        if self.queue.qsize() < self.queue.maxsize // 2:
+        """Send the reply to a refused message, unless half the buffer is taken: then it is
+        dropped, so that a client flooding the server without reading never fills its own
+        buffer with refusals (and is never closed as too slow for them)."""
+        if self.outlet.unsent() < self.buffer_limit // 2:
             self.send(message)
 
-    def send_json(self, text: str) -> None:
-        """Queue a message already encoded as JSON text."""
+    def send_json(self, text: str | bytes) -> None:
+        """Send a message already encoded as JSON."""
         if self.closed:
             return
-        try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
+        if self.outlet.unsent() > self.buffer_limit:
             self.close("too_slow")
+            return
+        self.outlet.write_message(text.encode() if isinstance(text, str) else text)
 
     def close(self, reason: str) -> None:
-        """Tell the client why, then close after what is queued (at once if the queue is full)."""
+        """Tell the client why, then close after what was sent (code 1008 for a client too
+        slow to read, 1000 otherwise)."""
         if self.closed:
             return
         self.closed = True
         self.close_reason = reason
-        try:
-            self.queue.put_nowait(json.dumps({"type": "closed", "reason": reason}))
-            self.queue.put_nowait(None)
-        except asyncio.QueueFull:
-            if self.writer is not None:
-                self.writer.cancel()
-
-    async def write(self) -> None:
-        """Send queued messages until the connection closes or the client goes away."""
-        try:
-            while (text := await self.queue.get()) is not None:
-                await self.websocket.send_text(text)
-        except WebSocketDisconnect:  # the client went away; the reader sees it too
-            self.closed = True
-        finally:
-            with contextlib.suppress(RuntimeError, WebSocketDisconnect):  # already closed by the client
-                await self.websocket.close(code=1008 if self.close_reason == "too_slow" else 1000)
+        self.outlet.write_message(orjson.dumps({"type": "closed", "reason": reason}))
+        self.outlet.end(1008 if reason == "too_slow" else 1000)

@@ -179,9 +179,10 @@ class AppState:
         await self._lobby.shutdown()
         for connection in list(self.connections):
             connection.close("shutdown")
-        writers = {c.writer for c in self.connections if c.writer is not None and not c.writer.done()}
-        if writers:
-            await asyncio.wait(writers, timeout=3)
+        for _ in range(60):  # up to 3 s for the clients to take what was sent and close their side
+            if not self.connections:
+                break
+            await asyncio.sleep(0.05)
         log.info("drained", extra={"connections": open_connections, "tables": len(self._lobby.tables)})
 
     async def _leave_cluster(self) -> None:

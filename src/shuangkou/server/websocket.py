@@ -1,19 +1,40 @@
-"""The WebSocket endpoint: a client's frames become lobby requests and table inbox items.
+"""The WebSocket endpoint ``/ws``: a client's frames become lobby requests and table inbox items.
 
-The reader refuses what it cannot take (rate limit, bad frames, not seated) with an error
-reply and goes on; the tables answer everything else. Refusal replies never cost a
-player the connection: they yield to the connection's writer, and are dropped while its
-queue is half full (:meth:`Connection.send_refusal`).
+Each connection is an asyncio protocol (:class:`PlayerSocket`) that uvicorn hands the
+socket to once the HTTP request asks for a WebSocket; the protocol itself (handshake,
+framing, pings, the closing handshake) is ``websockets``' sans-I/O
+:class:`~websockets.server.ServerProtocol`. A message is handled in the event loop's own
+call that read it, and a message sent is framed and written at once: no ASGI messages, no
+task and no queue per connection. Only what waits for the database or another node
+(opening the session, seating, watching a table elsewhere) runs as a task, and the
+connection reads nothing more until it is done, so a client's messages are handled in the
+order sent.
+
+The session (:class:`ClientSession`) refuses what it cannot take (rate limit, bad frames,
+not seated) with an error reply and goes on; the tables answer everything else. Refusal
+replies never cost a player the connection: they are dropped while half the connection's
+send buffer is taken (:meth:`Connection.send_refusal`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import logging
+import os
+from collections import deque
+from collections.abc import Coroutine
+from typing import Any, Final
+from urllib.parse import parse_qs
 
-from starlette.routing import WebSocketRoute
-from starlette.websockets import WebSocket, WebSocketDisconnect
+import orjson
+from uvicorn.config import Config
+from uvicorn.server import ServerState
+from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+from websockets.frames import Frame, Opcode
+from websockets.http11 import Request
+from websockets.protocol import State
+from websockets.server import ServerProtocol
 
 from ..errors import ErrorCode
 from ..store import Account
@@ -23,10 +44,18 @@ from .connection import Connection, RateLimiter
 from .inbox import Disconnect, Received, Reconnect, Unwatch, Watch
 from .lobby import LobbyError
 from .metrics import METRICS
-from .state import AppState, account_json, app_state
+from .state import AppState, account_json
 from .tables import Table, TableFull
 
-__all__ = ["ClientSession", "route"]
+__all__ = ["ClientSession", "PlayerSocket"]
+
+log = logging.getLogger("shuangkou.server")
+
+PATH: Final = "/ws"
+CLOSE_TIMEOUT: Final = 10.0
+"""Seconds a closing socket waits for the client's side of the closing handshake."""
+
+Work = Coroutine[Any, Any, None]
 
 
 class ClientSession:
@@ -39,59 +68,58 @@ class ClientSession:
         self.limiter = RateLimiter(state.settings.rate, state.settings.burst)
         self.watching: Table | None = None
 
-    async def run(self) -> None:
-        """Handle frames until the client or the server closes the connection."""
-        websocket = self.connection.websocket
-        with contextlib.suppress(WebSocketDisconnect):
-            while not self.connection.closed:
-                frame = await websocket.receive()
-                if frame["type"] == "websocket.disconnect":
-                    break
-                text: str | bytes = frame.get("text") or frame.get("bytes") or ""  # a binary frame is read as UTF-8
-                await self.handle(text)
-
-    async def handle(self, text: str | bytes) -> None:
-        """One frame."""
+    def handle(self, data: bytes) -> Work | None:
+        """One message: handled now, or the work to await before the next (seating, or a
+        table watched on another node)."""
         if not self.limiter.allow():
-            await self.refuse("rate_limited", "too many messages; slow down")
-            return
+            self.refuse("rate_limited", "too many messages; slow down")
+            return None
         try:
-            message = p.parse_client_message(text)
+            message = p.parse_client_message(data)
         except p.ProtocolError as problem:
-            await self.refuse(problem.code, problem.message)
-            return
+            self.refuse(problem.code, problem.message)
+            return None
         lobby = self.state.lobby
-        table = lobby.seated.get(self.account.id)
         if isinstance(message, p.JoinMessage):
-            try:
-                await lobby.join(
-                    self.account, self.connection, message.room, message.table, message.opponent, message.seat,
-                    message.redirected,
-                )
-            except LobbyError as problem:
-                await self.refuse(problem.code, problem.message)
-            except Redirect as there:  # quick match: players wait on another node of the cluster
-                self.connection.send(there.message())
-        elif isinstance(message, p.BotsMessage):
-            try:
-                await lobby.fill_with_bots(self.account)
-            except LobbyError as problem:
-                await self.refuse(problem.code, problem.message)
-        elif isinstance(message, p.WatchMessage):
+            return self.join(message)
+        if isinstance(message, p.BotsMessage):
+            return self.fill_with_bots()
+        if isinstance(message, p.WatchMessage):
             watched = lobby.tables.get(message.table)
             if watched is None:
-                await self.watch_elsewhere(message.table)
-                return
+                return self.watch_elsewhere(message.table)
             if self.watching is not None and self.watching is not watched:
                 self.watching.tell(Unwatch(self.connection))  # one table at a time
             self.watching = watched
             watched.tell(Watch(self.connection))
-        elif table is not None:
+            return None
+        table = lobby.seated.get(self.account.id)
+        if table is not None:
             table.tell(Received(self.connection, message))
         elif isinstance(message, p.PingMessage):
             self.connection.send({"type": "pong"})
         else:
-            await self.refuse("not_seated", "join a table first")
+            self.refuse("not_seated", "join a table first")
+        return None
+
+    async def join(self, message: p.JoinMessage) -> None:
+        """Sit down (the lobby answers with the table's state)."""
+        try:
+            await self.state.lobby.join(
+                self.account, self.connection, message.room, message.table, message.opponent, message.seat,
+                message.redirected,
+            )
+        except LobbyError as problem:
+            self.refuse(problem.code, problem.message)
+        except Redirect as there:  # quick match: players wait on another node of the cluster
+            self.connection.send(there.message())
+
+    async def fill_with_bots(self) -> None:
+        """Bots in the free seats of the account's table."""
+        try:
+            await self.state.lobby.fill_with_bots(self.account)
+        except LobbyError as problem:
+            self.refuse(problem.code, problem.message)
 
     async def watch_elsewhere(self, table_id: str) -> None:
         """A ``watch`` of a table this server does not run: in a cluster, a table of another
@@ -99,9 +127,9 @@ class ClientSession:
         cluster = self.state.cluster
         url = await cluster.table_url(table_id) if cluster is not None else None
         if url is None:
-            await self.refuse("unknown_table", f"no table {table_id!r}")
+            self.refuse("unknown_table", f"no table {table_id!r}")
         elif self.account.id in self.state.lobby.seated:
-            await self.refuse(
+            self.refuse(
                 "already_seated",
                 f"table {table_id!r} runs on another node ({url}): a player seated here watches this node's "
                 "tables only",
@@ -109,11 +137,10 @@ class ClientSession:
         else:
             self.connection.send(Redirect(url, watch=table_id).message())
 
-    async def refuse(self, code: ErrorCode, message: str) -> None:
-        """Reply ``error`` to a refused frame, then let the writer send it."""
+    def refuse(self, code: ErrorCode, message: str) -> None:
+        """Reply ``error`` to a refused message."""
         METRICS.errors.labels(code).inc()
         self.connection.send_refusal(dict(p.error(code, message)))
-        await asyncio.sleep(0)
 
     def close(self) -> None:
         """The connection ended: tell the table and the watched table, close the socket."""
@@ -125,53 +152,240 @@ class ClientSession:
         self.connection.close("disconnected")
 
 
-async def websocket_endpoint(websocket: WebSocket) -> None:
-    """Authenticate by the ``token`` query parameter, welcome, reconnect a seated player, then read."""
-    state = app_state(websocket)
-    await websocket.accept()
-    try:
-        account = await state.account_from_token(websocket.query_params.get("token"))
-    except LobbyError as problem:
-        await _refuse_and_close(websocket, problem.code, problem.message, 4401)
-        return
-    try:
-        route = await state.route(account)
-    except LobbyError as problem:  # the cluster's Redis did not answer: nothing was changed
-        await _refuse_and_close(websocket, problem.code, problem.message, 1013)
-        return
-    if route is not None:  # a cluster: the player's table runs on another node, or this one stops
-        where, url = route
-        moved = {"type": "redirect", "url": url} if where == "redirect" else {"type": "closed", "reason": where}
-        await websocket.send_text(json.dumps(moved))
-        await websocket.close(code=1000)
-        return
-    if not state.lobby.accepting:
-        await _refuse_and_close(websocket, "shutting_down", "the server is shutting down", 1012)
-        return
-    connection = Connection(websocket, account)
-    connection.writer = asyncio.get_running_loop().create_task(connection.write())
-    state.connections.add(connection)
-    METRICS.connections.inc()
-    session = ClientSession(state, connection)
-    connection.send({"type": "welcome", "account": account_json(account), "rooms": state.lobby.summary()})
-    table = state.lobby.seated.get(account.id)
-    if table is not None:
-        with contextlib.suppress(TableFull):  # the table stopped meanwhile
-            await table.ask(Reconnect(account, connection))
-    try:
-        await session.run()
-    finally:
-        state.connections.discard(connection)
-        METRICS.connections.dec()
-        session.close()
+class PlayerSocket(asyncio.Protocol):
+    """One client's WebSocket, from uvicorn's hand-over of the upgrade request to the end.
 
+    uvicorn builds one per WebSocket request (``ws=`` of :func:`.app.uvicorn_config`) with
+    its configuration (frame size limit, compression, keep-alive pings) and its registry of
+    open connections, which it closes on shutdown (:meth:`shutdown`)."""
 
-def route() -> WebSocketRoute:
-    """The WebSocket route."""
-    return WebSocketRoute("/ws", websocket_endpoint)
+    def __init__(self, state: AppState, config: Config, server_state: ServerState, app_state: Any = None) -> None:
+        self.state = state
+        self.registry = server_state.connections
+        extensions = [ServerPerMessageDeflateFactory(
+            server_max_window_bits=12, client_max_window_bits=12, compress_settings={"memLevel": 5},
+        )] if config.ws_per_message_deflate else []
+        self.protocol = ServerProtocol(extensions=extensions, max_size=config.ws_max_size, logger=log)
+        self.ping_interval = config.ws_ping_interval
+        self.ping_timeout = config.ws_ping_timeout
+        self.transport: asyncio.Transport | None = None
+        self.session: ClientSession | None = None
+        self.lost = False
+        self._busy: asyncio.Task[None] | None = None  # work the next message waits for
+        self._backlog: deque[bytes] = deque()  # messages read meanwhile
+        self._fragments: list[bytes] = []
+        self._ping: bytes | None = None  # the payload of the keep-alive ping awaiting its pong
+        self._timer: asyncio.TimerHandle | None = None  # the next ping, or the end of a close
+        self._closing = False
 
+    # -- Outlet (the connection's side) ----------------------------------------------------
 
-async def _refuse_and_close(websocket: WebSocket, code: ErrorCode, message: str, close_code: int) -> None:
-    METRICS.errors.labels(code).inc()
-    await websocket.send_text(json.dumps(p.error(code, message)))
-    await websocket.close(code=close_code)
+    def write_message(self, data: bytes) -> None:
+        """Send one text message now."""
+        if self.protocol.state is State.OPEN:
+            self.protocol.send_text(data)
+            self._flush()
+
+    def unsent(self) -> int:
+        """Bytes the transport holds that the network has not taken."""
+        return self.transport.get_write_buffer_size() if self.transport is not None else 0
+
+    def end(self, code: int) -> None:
+        """Start the closing handshake; the socket closes when the client answers (or after
+        :data:`CLOSE_TIMEOUT`)."""
+        if self.protocol.state is State.OPEN:
+            self.protocol.send_close(code)
+            self._flush()
+
+    # -- asyncio.Protocol ----------------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]  # a TCP transport (uvloop's is not a subclass)
+        self.registry.add(self)  # type: ignore[arg-type]  # uvicorn keeps its protocols there
+
+    def data_received(self, data: bytes) -> None:
+        protocol = self.protocol
+        protocol.receive_data(data)
+        for event in protocol.events_received():
+            if isinstance(event, Request):
+                self._open(event)
+            elif isinstance(event, Frame):
+                self._frame(event)
+        self._flush()
+
+    def eof_received(self) -> bool | None:
+        self.protocol.receive_eof()
+        self._flush()
+        return None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.protocol.receive_eof()  # closed for the protocol too: nothing more is sent
+        self.transport = None
+        self.lost = True
+        self.registry.discard(self)
+        if self._timer is not None:
+            self._timer.cancel()
+        if self._busy is None:  # else when the work is done: it may have seated the account
+            self._end_session()
+
+    def shutdown(self) -> None:
+        """uvicorn stops: close what the server's own stop left open."""
+        if self.transport is not None:
+            self.end(1012)
+            self.transport.close()
+
+    # -- opening ---------------------------------------------------------------------------
+
+    def _open(self, request: Request) -> None:
+        """The opening handshake; the session opens once the token's account is known."""
+        path, _, query = request.path.partition("?")
+        protocol = self.protocol
+        response = protocol.accept(request) if path == PATH else protocol.reject(404, "Not Found\n")
+        protocol.send_response(response)
+        if response.status_code != 101:
+            return
+        self._arm_ping()
+        token = parse_qs(query).get("token", [None])[0]
+        self._run(self._start_session(token))
+
+    async def _start_session(self, token: str | None) -> None:
+        """Authenticate by the ``token`` query parameter, welcome, reconnect a seated player."""
+        state = self.state
+        try:
+            account = await state.account_from_token(token)
+        except LobbyError as problem:
+            self._refuse_and_close(problem.code, problem.message, 4401)
+            return
+        try:
+            route = None if self.lost else await state.route(account)
+        except LobbyError as problem:  # the cluster's Redis did not answer: nothing was changed
+            self._refuse_and_close(problem.code, problem.message, 1013)
+            return
+        if self.lost:
+            return
+        if route is not None:  # a cluster: the player's table runs on another node, or this one stops
+            where, url = route
+            moved = {"type": "redirect", "url": url} if where == "redirect" else {"type": "closed", "reason": where}
+            self.write_message(orjson.dumps(moved))
+            self.end(1000)
+            return
+        if not state.lobby.accepting:
+            self._refuse_and_close("shutting_down", "the server is shutting down", 1012)
+            return
+        connection = Connection(account, self)
+        self.session = ClientSession(state, connection)
+        state.connections.add(connection)
+        METRICS.connections.inc()
+        connection.send({"type": "welcome", "account": account_json(account), "rooms": state.lobby.summary()})
+        table = state.lobby.seated.get(account.id)
+        if table is not None:
+            with contextlib.suppress(TableFull):  # the table stopped meanwhile
+                await table.ask(Reconnect(account, connection))
+
+    def _refuse_and_close(self, code: ErrorCode, message: str, close_code: int) -> None:
+        METRICS.errors.labels(code).inc()
+        self.write_message(orjson.dumps(p.error(code, message)))
+        self.end(close_code)
+
+    def _end_session(self) -> None:
+        session, self.session = self.session, None
+        if session is not None:
+            self.state.connections.discard(session.connection)
+            METRICS.connections.dec()
+            session.close()
+
+    # -- messages --------------------------------------------------------------------------
+
+    def _frame(self, frame: Frame) -> None:
+        """A frame: a whole message or a fragment of one (a binary one is read as UTF-8 text);
+        the protocol answers pings and the closing handshake itself."""
+        opcode, data = frame.opcode, bytes(frame.data)  # bytes already, as the protocol parses them
+        if opcode is Opcode.TEXT or opcode is Opcode.BINARY:
+            if frame.fin:
+                self._message(data)
+            else:
+                self._fragments = [data]
+        elif opcode is Opcode.CONT and self._fragments:
+            self._fragments.append(data)
+            if frame.fin:
+                data, self._fragments = b"".join(self._fragments), []
+                self._message(data)
+        elif opcode is Opcode.PONG and data == self._ping:
+            self._ping = None
+
+    def _message(self, data: bytes) -> None:
+        if self._busy is not None:
+            self._backlog.append(data)
+            return
+        session = self.session
+        if session is None or session.connection.closed:
+            return  # refused at the opening, or closing: nothing more is read
+        try:
+            work = session.handle(data)
+        except Exception:  # a bug must not take the connection down
+            log.exception("message not handled", extra={"account": session.account.id})
+            METRICS.errors.labels("internal").inc()
+            return
+        if work is not None:
+            self._run(work)
+
+    def _run(self, work: Work) -> None:
+        """Run ``work`` as a task; messages read meanwhile wait for it."""
+        self._busy = task = asyncio.get_running_loop().create_task(work)
+        task.add_done_callback(self._done)
+        if self.transport is not None:
+            self.transport.pause_reading()
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._busy = None
+        if not task.cancelled() and (problem := task.exception()) is not None:
+            log.error("message not handled", exc_info=problem)
+            METRICS.errors.labels("internal").inc()
+        if self.lost:
+            self._backlog.clear()
+            self._end_session()
+            return
+        while self._backlog and self._busy is None:
+            self._message(self._backlog.popleft())
+        if self._busy is None and self.transport is not None:
+            self.transport.resume_reading()
+
+    # -- writing, pings and closing ---------------------------------------------------------
+
+    def _flush(self) -> None:
+        """Write what the protocol has to send; once it expects the connection to close, give
+        the client :data:`CLOSE_TIMEOUT` to close its side."""
+        transport = self.transport
+        if transport is None:
+            return
+        protocol = self.protocol
+        for data in protocol.data_to_send():
+            if data:
+                transport.write(data)
+            elif transport.can_write_eof():  # the closing handshake is over: half-close, the client closes
+                transport.write_eof()
+            else:
+                transport.close()
+        if not self._closing and protocol.close_expected():
+            self._closing = True
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = asyncio.get_running_loop().call_later(CLOSE_TIMEOUT, transport.abort)
+
+    def _arm_ping(self) -> None:
+        if self.ping_interval:
+            self._timer = asyncio.get_running_loop().call_later(self.ping_interval, self._keepalive)
+
+    def _keepalive(self) -> None:
+        """Ping every ``ws_ping_interval`` seconds; with a ``ws_ping_timeout``, a client that
+        has not answered the last ping by the next is gone (code 1011)."""
+        if self.protocol.state is not State.OPEN:
+            return
+        if self._ping is not None and self.ping_timeout:
+            self.protocol.fail(1011, "keepalive ping timeout")
+            self._flush()
+            return
+        self._ping = os.urandom(4)
+        self.protocol.send_ping(self._ping)
+        self._flush()
+        self._arm_ping()
