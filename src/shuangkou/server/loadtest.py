@@ -23,7 +23,9 @@ The test measures, over a window after a warm-up:
 It starts its own server (``shuangkou serve`` as a child process on a fresh data directory,
 on PostgreSQL in a new schema of the database) unless given ``--url``, which must be a
 loopback address. ``--sweep`` runs several table counts, each on a fresh server, and
-reports the largest that held the latency target.
+reports the largest that held the latency target. ``--node-cpu CORES`` holds each server
+it starts to a CPU budget of its own (:mod:`.cpubudget`), as if each ran on a machine of
+that size beside the database and the bots.
 ``--expert-tables N`` measures what expert bots (rooms with ``bot_level = "expert"``) cost
 the other tables: after the window above, N more tables sit down, each one load bot against
 the server's expert bots (in room ``--expert-room``, which the run adds to the server it
@@ -70,6 +72,7 @@ import orjson
 
 from ..config import SHIPPED_NAMES
 from .client import join_after
+from .cpubudget import CpuBudget, CpuBudgetError
 from .leansocket import LeanSocket
 from .process import ServerProcess
 
@@ -100,6 +103,7 @@ class LoadSettings:
     redis_url: str = "redis://127.0.0.1:6379/0"  # the cluster's Redis, with nodes > 1
     expert_tables: int = 0  # tables of one load bot against expert bots, seated for a second window
     expert_room: str = "expert"  # their room (bot_level = "expert"); added to the server the run starts
+    node_cpu: float | None = None  # cores each server the run starts may use (its own control group); None: all
 
 
 class CpuShare(TypedDict):
@@ -134,6 +138,7 @@ class LoadReport:
     server: str
     target_p99_ms: float
     nodes: int = 1
+    node_cpu: float | None = None  # the CPU budget of each server, in cores (None: none)
     redirects: int = 0  # quick-match joins sent on to another node
     node_tables: dict[str, int] = field(default_factory=dict)  # node: tables it ran at the window's end
     cpu_split: dict[str, CpuShare] = field(default_factory=dict)  # see :func:`cpu_split`
@@ -186,7 +191,8 @@ class LoadReport:
         return "\n".join([
             f"{self.tables} tables, {self.connected}/{self.connections} connections, "
             f"{self.seconds:.0f} s measured (setup {self.setup_seconds:.1f} s), server {self.server}"
-            + (f" ({self.nodes} nodes, {self.redirects} joins redirected)" if self.nodes > 1 else ""),
+            + (f" ({self.nodes} nodes, {self.redirects} joins redirected)" if self.nodes > 1 else "")
+            + (f", each held to {self.node_cpu:g} of a core" if self.node_cpu is not None else ""),
             *([
                 "tables per node at the window's end: "
                 + ", ".join(f"{node} {tables}" for node, tables in self.node_tables.items())
@@ -890,6 +896,7 @@ async def _measure(
         server=", ".join(run.node_urls) if len(run.node_urls) > 1 else base_url,
         target_p99_ms=settings.target_p99_ms,
         nodes=len(run.node_urls),
+        node_cpu=settings.node_cpu if settings.url is None else None,
         redirects=run.redirects,
         node_tables=node_tables(await run.metrics()) if len(run.node_urls) > 1 else {},
         cpu_split=split,
@@ -930,14 +937,20 @@ def run_load(settings: LoadSettings) -> LoadReport:
         return report
     with tempfile.TemporaryDirectory(prefix="shuangkou-load-") as directory, _fresh_schema(settings) as settings:
         servers = _servers(settings, Path(directory))
+        budgets: list[CpuBudget] = []
         try:
-            for server in servers:
+            for number, server in enumerate(servers):
                 server.start(timeout=60)
+                if settings.node_cpu is not None:  # after starting: the budget holds what is measured
+                    budgets.append(CpuBudget(settings.node_cpu, f"shuangkou-load-{Path(directory).name}-{number}"))
+                    budgets[-1].add(server.pid)
             urls = [server.url for server in servers]
             report = runner(_drive(settings, servers[0].url, [server.pid for server in servers], urls))
         finally:
             for server in servers:
                 server.terminate(timeout=60)
+            for budget in budgets:
+                budget.close()
             if len(servers) > 1 or settings.cluster:
                 _forget_cluster(settings.redis_url, servers[0].extra_args)
         problems = sum(server.log_errors() for server in servers)
@@ -1173,6 +1186,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="an option for every server the run starts, the baseline's too (repeat it for more; "
                              "write one with a value as --server-arg=--commit-delay=2), e.g. "
                              "--server-arg=--expert-workers=2")
+    parser.add_argument("--node-cpu", type=float, metavar="CORES",
+                        help="give every server the run starts (each node, the baseline's too) a CPU budget of "
+                             "its own, e.g. 0.5 for half a core, as if each ran on a machine of that size: a Linux "
+                             "control group per server (needs root); default: no budget")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
@@ -1192,11 +1209,21 @@ def settings_from(args: argparse.Namespace) -> LoadSettings:
         _check_loopback(args.redis_url)
     if args.server_arg and args.url:
         raise ValueError("--server-arg goes to the servers the run starts, not to the one at --url")
+    if args.node_cpu is not None:
+        if args.url:
+            raise ValueError("--node-cpu goes to the servers the run starts, not to the one at --url")
+        if not 0 < args.node_cpu <= (os.cpu_count() or 1):
+            raise ValueError(f"--node-cpu must be above 0 and at most the machine's {os.cpu_count()} cores")
+        try:  # a clear refusal now rather than after the first server has started
+            CpuBudget(args.node_cpu, f"shuangkou-load-check-{os.getpid()}").close()
+        except (CpuBudgetError, OSError) as problem:
+            raise ValueError(f"--node-cpu: {problem}") from None
     return LoadSettings(
         tables=args.tables, duration=args.duration, warmup=args.warmup, think=args.think, room=args.room,
         url=args.url, server_pid=args.server_pid, database_url=args.database_url, seed=args.seed,
         target_p99_ms=args.target_p99, nodes=args.nodes, cluster=args.nodes > 1, redis_url=args.redis_url,
         expert_tables=args.expert_tables, expert_room=args.expert_room, server_args=list(args.server_arg),
+        node_cpu=args.node_cpu,
     )
 
 
