@@ -942,7 +942,7 @@ def run_load(settings: LoadSettings) -> LoadReport:
             for number, server in enumerate(servers):
                 server.start(timeout=60)
                 if settings.node_cpu is not None:  # after starting: the budget holds what is measured
-                    budgets.append(CpuBudget(settings.node_cpu, f"shuangkou-load-{Path(directory).name}-{number}"))
+                    budgets.append(CpuBudget(settings.node_cpu, f"{Path(directory).name}-server{number}"))
                     budgets[-1].add(server.pid)
             urls = [server.url for server in servers]
             report = runner(_drive(settings, servers[0].url, [server.pid for server in servers], urls))
