@@ -118,6 +118,7 @@ def test_a_sweep_against_a_baseline_runs_both_servers_side_by_side() -> None:
     figures, split = comparison_text(outcome).split("\n\n")
     rows = figures.splitlines()
     assert len(rows) == 3 and rows[2].startswith("| 3 | ")
+    assert rows[0].startswith("| tables | server CPU per action: baseline / this (ratio) |")
     assert [row.split(" | ")[:2] for row in split.splitlines()[2:]] == [["| 3", "1"], ["| 3", "1"]]
 
 
@@ -208,6 +209,7 @@ def test_a_comparison_prints_where_the_cpu_went_in_each_run() -> None:
     one = run(1, {"server": 50.0, "postgresql": 20.0, "rest": 5.0})
     two = run(2, {"node 1": 40.0, "node 2": 45.0, "postgresql": 25.0, "rest": 10.0})
     text = comparison_text({"baseline_runs": [one], "runs": [two]})
+    assert text.startswith("| tables | server CPU per action: 1 node / 2 nodes (ratio) | p99 ms: 1 node / 2 nodes |")
     assert "| tables | nodes | actions/s | server | node 1 | node 2 | postgresql | rest |" in text
     assert "| 300 | 1 | 250.0 | 50 % (2.0 ms) |  |  | 20 % (0.8 ms) | 5 % (0.2 ms) |" in text
     assert "| 300 | 2 | 250.0 |  | 40 % (1.6 ms) | 45 % (1.8 ms) | 25 % (1.0 ms) | 10 % (0.4 ms) |" in text

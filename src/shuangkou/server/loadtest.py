@@ -1102,12 +1102,15 @@ def held_counts(runs: Sequence[dict[str, Any]], target_p99_ms: float) -> list[in
 def comparison_text(outcome: dict[str, Any]) -> str:
     """The baseline's and this copy's figures side by side, per table count (a sweep with
     ``baseline`` or ``compare_nodes``), then where the machine's CPU went in each run."""
+    pairs = list(zip(outcome["baseline_runs"], outcome["runs"], strict=True))
+    sides = "baseline / this"
+    if pairs and pairs[0][0]["nodes"] != pairs[0][1]["nodes"]:  # --compare-nodes: one node, then several
+        sides = " / ".join(f"{run['nodes']} node{'s' if run['nodes'] > 1 else ''}" for run in pairs[0])
     lines = [
-        "| tables | server CPU per action: baseline / this (ratio) | p99 ms: baseline / this "
-        "| actions/s: baseline / this |",
+        f"| tables | server CPU per action: {sides} (ratio) | p99 ms: {sides} | actions/s: {sides} |",
         "|---|---|---|---|",
     ]
-    for before, after in zip(outcome["baseline_runs"], outcome["runs"], strict=True):
+    for before, after in pairs:
         cpu_before, cpu_after = before["server_cpu_ms_per_action"], after["server_cpu_ms_per_action"]
         ratio = f"{cpu_after / cpu_before:.2f}" if cpu_before and cpu_after else "n/a"
         lines.append(
@@ -1115,9 +1118,7 @@ def comparison_text(outcome: dict[str, Any]) -> str:
             f"| {before['latency_ms'].get('p99')} / {after['latency_ms'].get('p99')} "
             f"| {before['actions_per_second']} / {after['actions_per_second']} |"
         )
-    return "\n".join(lines) + "\n\n" + cpu_split_text(
-        [run for pair in zip(outcome["baseline_runs"], outcome["runs"], strict=True) for run in pair]
-    )
+    return "\n".join(lines) + "\n\n" + cpu_split_text([run for pair in pairs for run in pair])
 
 
 def cpu_split_text(runs: Sequence[dict[str, Any]]) -> str:
