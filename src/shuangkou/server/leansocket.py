@@ -7,7 +7,8 @@ microsecond it spends per message is one the servers cannot have. The asyncio cl
 ``recv()`` awaited by another task; here each message received is handed straight to a
 callback as bytes, from the event loop's own read of the socket, and a message sent is
 framed and written at once. The protocol itself (handshake, framing, masking, pings,
-the closing handshake) is ``websockets``' own (:class:`websockets.client.ClientProtocol`).
+the closing handshake) is ``websockets``' own (:class:`websockets.client.ClientProtocol`),
+run as the server's connections run theirs (:class:`~.sansio.SansIOSocket`).
 """
 
 from __future__ import annotations
@@ -18,25 +19,24 @@ from typing import cast
 
 from websockets.client import ClientProtocol
 from websockets.exceptions import ConnectionClosedOK
-from websockets.frames import Frame, Opcode
-from websockets.http11 import Response
+from websockets.http11 import Request, Response
 from websockets.protocol import State
 from websockets.uri import WebSocketURI, parse_uri
+
+from .sansio import SansIOSocket
 
 __all__ = ["LeanSocket"]
 
 
-class LeanSocket(asyncio.Protocol):
+class LeanSocket(SansIOSocket[ClientProtocol]):
     """One client connection; ``on_message`` gets each text or binary message's bytes."""
 
     def __init__(self, uri: WebSocketURI, on_message: Callable[[bytes], None], max_size: int = 2**22) -> None:
-        self.protocol = ClientProtocol(uri, max_size=max_size)
+        super().__init__(ClientProtocol(uri, max_size=max_size))
         self.on_message = on_message
         loop = asyncio.get_running_loop()
         self.opened: asyncio.Future[None] = loop.create_future()  # the handshake's outcome
         self.ended: asyncio.Future[bool] = loop.create_future()  # True: closed cleanly (1000 or 1001)
-        self.transport: asyncio.Transport | None = None
-        self._fragments: list[bytes] = []
 
     @classmethod
     async def connect(
@@ -86,24 +86,6 @@ class LeanSocket(asyncio.Protocol):
         self.protocol.send_request(self.protocol.connect())
         self._flush()
 
-    def data_received(self, data: bytes) -> None:
-        protocol = self.protocol
-        protocol.receive_data(data)
-        for event in protocol.events_received():
-            if isinstance(event, Response):
-                if protocol.handshake_exc is not None:
-                    self._fail_opening(protocol.handshake_exc)
-                elif not self.opened.done():
-                    self.opened.set_result(None)
-            elif isinstance(event, Frame):
-                self._frame(event)
-        self._flush()
-
-    def eof_received(self) -> bool | None:
-        self.protocol.receive_eof()
-        self._flush()
-        return None
-
     def connection_lost(self, exc: Exception | None) -> None:
         self._fail_opening(exc or ConnectionError("the connection closed during the handshake"))
         self.protocol.receive_eof()  # closed for the protocol too: nothing more is sent
@@ -111,34 +93,16 @@ class LeanSocket(asyncio.Protocol):
         if not self.ended.done():
             self.ended.set_result(isinstance(self.protocol.close_exc, ConnectionClosedOK))
 
-    # -- helpers -------------------------------------------------------------------------
+    # -- the connection's events -----------------------------------------------------------
 
-    def _frame(self, frame: Frame) -> None:
-        """A data frame: a whole message, or a fragment of one (control frames are the
-        protocol's: it answers pings and the closing handshake itself)."""
-        data = bytes(frame.data)  # bytes already, as the protocol parses them
-        if frame.opcode is Opcode.TEXT or frame.opcode is Opcode.BINARY:
-            if frame.fin:
-                self.on_message(data)
-            else:
-                self._fragments = [data]
-        elif frame.opcode is Opcode.CONT and self._fragments:
-            self._fragments.append(data)
-            if frame.fin:
-                message, self._fragments = b"".join(self._fragments), []
-                self.on_message(message)
+    def _handshake(self, response: Request | Response) -> None:
+        if self.protocol.handshake_exc is not None:
+            self._fail_opening(self.protocol.handshake_exc)
+        elif not self.opened.done():
+            self.opened.set_result(None)
 
-    def _flush(self) -> None:
-        transport = self.transport
-        if transport is None:
-            return
-        for data in self.protocol.data_to_send():
-            if data:
-                transport.write(data)
-            elif transport.can_write_eof():  # the end of the stream: half-close, the server closes
-                transport.write_eof()
-            else:
-                transport.close()
+    def _message(self, data: bytes) -> None:
+        self.on_message(data)
 
     def _fail_opening(self, problem: BaseException) -> None:
         if not self.opened.done():

@@ -31,8 +31,8 @@ import orjson
 from uvicorn.config import Config
 from uvicorn.server import ServerState
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
-from websockets.frames import Frame, Opcode
-from websockets.http11 import Request
+from websockets.frames import Opcode
+from websockets.http11 import Request, Response
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
@@ -44,6 +44,7 @@ from .connection import Connection, RateLimiter
 from .inbox import Disconnect, Received, Reconnect, Unwatch, Watch
 from .lobby import LobbyError
 from .metrics import METRICS
+from .sansio import SansIOSocket
 from .state import AppState, account_json
 from .tables import Table, TableFull
 
@@ -152,7 +153,7 @@ class ClientSession:
         self.connection.close("disconnected")
 
 
-class PlayerSocket(asyncio.Protocol):
+class PlayerSocket(SansIOSocket[ServerProtocol]):
     """One client's WebSocket, from uvicorn's hand-over of the upgrade request to the end.
 
     uvicorn builds one per WebSocket request (``ws=`` of :func:`.app.uvicorn_config`) with
@@ -165,15 +166,13 @@ class PlayerSocket(asyncio.Protocol):
         extensions = [ServerPerMessageDeflateFactory(
             server_max_window_bits=12, client_max_window_bits=12, compress_settings={"memLevel": 5},
         )] if config.ws_per_message_deflate else []
-        self.protocol = ServerProtocol(extensions=extensions, max_size=config.ws_max_size, logger=log)
+        super().__init__(ServerProtocol(extensions=extensions, max_size=config.ws_max_size, logger=log))
         self.ping_interval = config.ws_ping_interval
         self.ping_timeout = config.ws_ping_timeout
-        self.transport: asyncio.Transport | None = None
         self.session: ClientSession | None = None
         self.lost = False
         self._busy: asyncio.Task[None] | None = None  # work the next message waits for
         self._backlog: deque[bytes] = deque()  # messages read meanwhile
-        self._fragments: list[bytes] = []
         self._ping: bytes | None = None  # the payload of the keep-alive ping awaiting its pong
         self._timer: asyncio.TimerHandle | None = None  # the next ping, or the end of a close
         self._closing = False
@@ -203,21 +202,6 @@ class PlayerSocket(asyncio.Protocol):
         self.transport = transport  # type: ignore[assignment]  # a TCP transport (uvloop's is not a subclass)
         self.registry.add(self)  # type: ignore[arg-type]  # uvicorn keeps its protocols there
 
-    def data_received(self, data: bytes) -> None:
-        protocol = self.protocol
-        protocol.receive_data(data)
-        for event in protocol.events_received():
-            if isinstance(event, Request):
-                self._open(event)
-            elif isinstance(event, Frame):
-                self._frame(event)
-        self._flush()
-
-    def eof_received(self) -> bool | None:
-        self.protocol.receive_eof()
-        self._flush()
-        return None
-
     def connection_lost(self, exc: Exception | None) -> None:
         self.protocol.receive_eof()  # closed for the protocol too: nothing more is sent
         self.transport = None
@@ -236,8 +220,9 @@ class PlayerSocket(asyncio.Protocol):
 
     # -- opening ---------------------------------------------------------------------------
 
-    def _open(self, request: Request) -> None:
+    def _handshake(self, request: Request | Response) -> None:
         """The opening handshake; the session opens once the token's account is known."""
+        assert isinstance(request, Request)  # a server's protocol reads requests
         path, _, query = request.path.partition("?")
         protocol = self.protocol
         response = protocol.accept(request) if path == PATH else protocol.reject(404, "Not Found\n")
@@ -296,24 +281,12 @@ class PlayerSocket(asyncio.Protocol):
 
     # -- messages --------------------------------------------------------------------------
 
-    def _frame(self, frame: Frame) -> None:
-        """A frame: a whole message or a fragment of one (a binary one is read as UTF-8 text);
-        the protocol answers pings and the closing handshake itself."""
-        opcode, data = frame.opcode, bytes(frame.data)  # bytes already, as the protocol parses them
-        if opcode is Opcode.TEXT or opcode is Opcode.BINARY:
-            if frame.fin:
-                self._message(data)
-            else:
-                self._fragments = [data]
-        elif opcode is Opcode.CONT and self._fragments:
-            self._fragments.append(data)
-            if frame.fin:
-                data, self._fragments = b"".join(self._fragments), []
-                self._message(data)
-        elif opcode is Opcode.PONG and data == self._ping:
+    def _control(self, opcode: Opcode, data: bytes) -> None:
+        if opcode is Opcode.PONG and data == self._ping:
             self._ping = None
 
     def _message(self, data: bytes) -> None:
+        """A whole message (a binary one is read as UTF-8 text)."""
         if self._busy is not None:
             self._backlog.append(data)
             return
@@ -355,18 +328,9 @@ class PlayerSocket(asyncio.Protocol):
     def _flush(self) -> None:
         """Write what the protocol has to send; once it expects the connection to close, give
         the client :data:`CLOSE_TIMEOUT` to close its side."""
+        super()._flush()
         transport = self.transport
-        if transport is None:
-            return
-        protocol = self.protocol
-        for data in protocol.data_to_send():
-            if data:
-                transport.write(data)
-            elif transport.can_write_eof():  # the closing handshake is over: half-close, the client closes
-                transport.write_eof()
-            else:
-                transport.close()
-        if not self._closing and protocol.close_expected():
+        if transport is not None and not self._closing and self.protocol.close_expected():
             self._closing = True
             if self._timer is not None:
                 self._timer.cancel()
