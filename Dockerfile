@@ -3,9 +3,9 @@
 FROM python:3.11-slim
 
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md constraints.txt ./
 COPY src ./src
-RUN pip install --no-cache-dir . \
+RUN pip install --no-cache-dir -c constraints.txt . \
     && useradd --system --home-dir /var/lib/shuangkou --create-home shuangkou
 
 USER shuangkou

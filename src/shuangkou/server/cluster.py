@@ -712,7 +712,7 @@ class Cluster:
                 except (ValueError, KeyError, TypeError) as problem:  # not a command of a node
                     log.warning("operator command ignored", extra={"error": repr(problem)})
         finally:
-            await commands.aclose()  # type: ignore[no-untyped-call]  # (untyped in redis-py)
+            await commands.aclose()
 
 
 def _safe(url: str) -> str:
