@@ -23,10 +23,12 @@ from shuangkou.server.loadtest import (
 
 
 def test_a_tiny_load_run_plays_without_errors() -> None:
-    report = run_load(LoadSettings(tables=5, duration=3, warmup=1, think=0.3))
+    # Quick bots (think 0.1 s), so that even the load generator's share of the window is
+    # several clock ticks (the CPU figures count whole ticks of 10 ms).
+    report = run_load(LoadSettings(tables=5, duration=3, warmup=1, think=0.1))
     assert report.connected == report.connections == 10
     assert report.errors == {}
-    assert report.actions > 10
+    assert report.actions > 50
     assert report.latency_ms["count"] == report.actions
     assert 0 < report.latency_ms["p50"] <= report.latency_ms["p99"] <= report.latency_ms["max"]
     assert report.hint_ms.get("count", 0) == 0  # the bots play from the moves the server pushes after the state
