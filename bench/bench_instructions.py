@@ -37,7 +37,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from shuangkou.server.process import free_port
+from shuangkou.server.process import ServerProcess
 
 THIS_PYTHON = sys.executable
 
@@ -53,26 +53,13 @@ class Count:
         return self.events[event] / self.actions
 
 
-def actions_applied(port: int) -> int:
+def actions_applied(server: ServerProcess) -> int:
     """The server's ``shuangkou_actions_total``."""
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30) as answer:
+    with urllib.request.urlopen(f"{server.url}/metrics", timeout=30) as answer:
         for line in answer.read().decode().splitlines():
             if line.startswith("shuangkou_actions_total "):
                 return int(float(line.split()[1]))
     raise RuntimeError("the server's /metrics has no shuangkou_actions_total")
-
-
-def wait_until_up(port: int, server: subprocess.Popen[bytes], timeout: float = 300.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(f"the server under valgrind exited with {server.returncode}")
-        try:
-            actions_applied(port)
-            return
-        except OSError:
-            time.sleep(1)
-    raise RuntimeError(f"the server under valgrind did not answer within {timeout:.0f} s")
 
 
 def read_totals(directory: Path) -> dict[str, int]:
@@ -96,41 +83,41 @@ def count(python: str, args: argparse.Namespace) -> Count:
     """Run ``python``'s copy of the server under callgrind and count one window of play."""
     with tempfile.TemporaryDirectory(prefix="bench-instructions-") as scratch:
         directory = Path(scratch)
-        port = free_port()
         valgrind = ["valgrind", "--tool=callgrind", "--instr-atstart=no",
                     f"--callgrind-out-file={directory}/callgrind.out.%p"]
         if args.cache:
             valgrind.append("--cache-sim=yes")
-        serve = [python, "-m", "shuangkou", "serve", "--host", "127.0.0.1", "--port", str(port),
-                 "--data-dir", str(directory / "data"), "--operator-token", "bench", "--seed", "1"]
-        log = (directory / "server.log").open("wb")
-        server = subprocess.Popen([*valgrind, *serve], stdout=log, stderr=subprocess.STDOUT)
+        server = ServerProcess(directory / "data", operator_token="bench", extra_args=["--seed", "1"],
+                               python=python, launcher=valgrind)
         bots: subprocess.Popen[bytes] | None = None
         try:
-            wait_until_up(port, server)
+            server.start(timeout=300)  # a server starts some 50 times slower under callgrind
             bots = subprocess.Popen(
-                [THIS_PYTHON, "-m", "shuangkou", "loadtest", "--url", f"http://127.0.0.1:{port}",
+                [THIS_PYTHON, "-m", "shuangkou", "loadtest", "--url", server.url,
                  "--tables", str(args.tables), "--think", str(args.think), "--warmup", "0",
                  "--duration", str(args.seating + args.warmup + args.window + 60)],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             )
             time.sleep(args.seating + args.warmup)
-            before = actions_applied(port)
-            subprocess.run(["callgrind_control", "--instr=on", str(server.pid)], check=True, capture_output=True)
+            before = actions_applied(server)
+            callgrind_control("--instr=on", server)
             time.sleep(args.window)
-            subprocess.run(["callgrind_control", "--instr=off", str(server.pid)], check=True, capture_output=True)
-            after = actions_applied(port)
-            subprocess.run(["callgrind_control", "--dump", str(server.pid)], check=True, capture_output=True)
+            callgrind_control("--instr=off", server)
+            after = actions_applied(server)
+            callgrind_control("--dump", server)
         finally:
             if bots is not None:
                 bots.terminate()
                 bots.wait()
-            server.terminate()
-            server.wait(timeout=120)
-            log.close()
+            server.terminate(timeout=120)
         if after <= before:
             raise RuntimeError(f"no action was played in the window ({python})")
         return Count(after - before, read_totals(directory))
+
+
+def callgrind_control(option: str, server: ServerProcess) -> None:
+    """Tell the server's callgrind ``option`` (instrumentation on or off, or dump)."""
+    subprocess.run(["callgrind_control", option, str(server.pid)], check=True, capture_output=True)
 
 
 def main() -> None:
@@ -145,6 +132,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1, help="windows counted for each copy, in turn")
     parser.add_argument("--cache", action="store_true", help="also simulate the caches (slower)")
     args = parser.parse_args()
+    if args.tables < 1 or args.rounds < 1 or args.window <= 0 or min(args.think, args.seating, args.warmup) < 0:
+        parser.error("--tables and --rounds must be at least 1, --window positive, "
+                     "--think, --seating and --warmup not negative")
     if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
         sys.exit("bench_instructions: needs valgrind and callgrind_control (Debian's package valgrind)")
     copies = ([("baseline", args.baseline)] if args.baseline else []) + [("this", THIS_PYTHON)]

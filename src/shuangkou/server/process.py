@@ -60,6 +60,7 @@ class ServerProcess:
         extra_args: list[str] | None = None,
         port: int | None = None,
         python: str | None = None,
+        launcher: list[str] | None = None,
     ) -> None:
         self.data_dir = Path(data_dir)
         self.database_url = database_url or f"sqlite:///{self.data_dir / 'shuangkou.db'}"
@@ -68,6 +69,7 @@ class ServerProcess:
         self.port = port or free_port()
         self._port_chosen = port is None  # a port of our choosing may be taken before the server binds it
         self.python = python or sys.executable  # another interpreter runs another installed copy
+        self.launcher = list(launcher or [])  # a command the server runs under (valgrind, say)
         self.process: subprocess.Popen[bytes] | None = None
         self._log: IO[bytes] | None = None
 
@@ -105,7 +107,7 @@ class ServerProcess:
         assert self.process is None or self.process.poll() is not None, "already running"
         self.data_dir.mkdir(parents=True, exist_ok=True)
         command = [
-            self.python, "-m", "shuangkou", "serve",
+            *self.launcher, self.python, "-m", "shuangkou", "serve",
             "--host", "127.0.0.1", "--port", str(self.port),
             "--data-dir", str(self.data_dir), "--database-url", self.database_url,
             "--operator-token", self.operator_token, *self.extra_args,
