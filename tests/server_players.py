@@ -43,7 +43,8 @@ async def seat_group(server: ServerProcess, room: str, names: tuple[str, ...]) -
 async def play_turns(pair: tuple[Client, ...], count: int) -> None:
     """Play ``count`` actions from hints, whoever is to act; both views stay in step."""
     for _ in range(count):
-        mover = next(client for client in pair if client.my_turn)
+        mover = next((client for client in pair if client.my_turn), None)
+        assert mover is not None, f"no seat is to act: {pair[0].table}"
         moves = await mover.hint()
         before = mover.seq
         if moves:

@@ -16,12 +16,31 @@ from shuangkou.cli import main
 from shuangkou.server.process import ServerProcess
 from shuangkou.store import EDITIONS, Store
 
-__all__ = ["CLASSIC", "ROOM", "check_ledger", "replay", "replay_matches", "run", "server_process", "write_rooms"]
+__all__ = [
+    "CLASSIC",
+    "DEAL_GAMES",
+    "DEAL_MIN_ACTIONS",
+    "DEAL_SEED",
+    "ROOM",
+    "check_ledger",
+    "replay",
+    "replay_matches",
+    "run",
+    "server_process",
+    "write_rooms",
+]
 
 T = TypeVar("T")
 # Long timers: the tests wait for no timer.
 ROOM = 'edition = "points"\n[timers]\nturn_seconds = 60\nready_seconds = 60\n'
 CLASSIC = ROOM + '[rules]\nwild_jokers = "none"\nthree_joker_bomb = false\n[table]\nseats = 4\n'
+# The servers deal game n with DEAL_SEED + n (``serve --seed``), so every run plays the same
+# games. With a secure shuffle a two-seat game played from hints ends after as few as 10
+# actions, sometimes within a scenario's turns; the first DEAL_GAMES games from this seed
+# last at least DEAL_MIN_ACTIONS (tests/test_server_restart.py checks it).
+DEAL_SEED = 251
+DEAL_GAMES = 20
+DEAL_MIN_ACTIONS = 16
 
 
 def run(coroutine: Coroutine[Any, Any, T]) -> T:
@@ -40,9 +59,9 @@ def write_rooms(directory: Path) -> Path:
 def server_process(
     data_dir: Path, database_url: str | None, rooms: Path, bot_delay: float = 0.01, extra_args: tuple[str, ...] = ()
 ) -> ServerProcess:
-    """A server process (not yet started) on ``rooms``, with a small hosting delay
-    (``database_url`` None: a SQLite file in ``data_dir``)."""
-    arguments = ["--rooms", str(rooms), "--bot-delay", str(bot_delay), *extra_args]
+    """A server process (not yet started) on ``rooms``, with a small hosting delay, dealing
+    from :data:`DEAL_SEED` (``database_url`` None: a SQLite file in ``data_dir``)."""
+    arguments = ["--rooms", str(rooms), "--bot-delay", str(bot_delay), "--seed", str(DEAL_SEED), *extra_args]
     return ServerProcess(data_dir, database_url, extra_args=arguments)
 
 

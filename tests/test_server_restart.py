@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,10 +21,24 @@ from typing import Any
 import pytest
 from pg import PG_URL_VARIABLE, pg_admin_url, throwaway_database
 from server_players import close_all, finish_by_hosting, play_turns, reconnect, seat_group, seat_pair
-from server_processes import check_ledger, replay, run, server_process, write_rooms
+from server_processes import (
+    CLASSIC,
+    DEAL_GAMES,
+    DEAL_MIN_ACTIONS,
+    DEAL_SEED,
+    ROOM,
+    check_ledger,
+    replay,
+    run,
+    server_process,
+    write_rooms,
+)
 from sqlalchemy import create_engine, text
 
+from shuangkou.bots import Seen, hint_moves
 from shuangkou.cli import main
+from shuangkou.config import config_from_dict
+from shuangkou.game import Game, Pass, Play
 from shuangkou.server.client import Client
 from shuangkou.server.process import ServerProcess
 from shuangkou.store import Store
@@ -324,3 +339,18 @@ def test_an_invite_table_stays_private_after_a_restart(server: ServerProcess) ->
         assert server.terminate() in (0, -15)
 
     run(scenario())
+
+
+@pytest.mark.parametrize("room", [ROOM, CLASSIC], ids=["two seats", "four seats"])
+def test_the_test_servers_deals_outlast_the_scenarios(room: str) -> None:
+    """The games the test servers deal (``--seed``) last, played from hints as the
+    scenarios play them, long enough that no scenario meets a game's end by chance."""
+    config = config_from_dict(tomllib.loads(room))
+    for seed in range(DEAL_SEED, DEAL_SEED + DEAL_GAMES):
+        game = Game.deal(config, seed)
+        actions = 0
+        while game.result is None:
+            moves = hint_moves(Seen.of(game, game.to_act))
+            game.apply(Play.move(game.to_act, moves[0]) if moves else Pass(game.to_act))
+            actions += 1
+        assert actions >= DEAL_MIN_ACTIONS, f"seed {seed}: the game ended after {actions} actions"
