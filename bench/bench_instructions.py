@@ -21,13 +21,15 @@ left to play ``--warmup`` seconds, then counted over ``--window`` seconds of pla
 at about one action a second per table, 16 tables keep it under its core (with
 ``--cache``, slower still, the older code saturated its core at 16: use 8). A window that
 holds no game's end or start (a think time far longer than the default) counts mid-game
-actions only.
+actions only. ``--keep DIR`` keeps each count's callgrind dumps (``DIR/COPY-ROUND/``), for
+``callgrind_annotate`` to say which functions the instructions and misses fall in.
 Needs valgrind (Debian's package ``valgrind``).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import shutil
 import subprocess
 import sys
@@ -50,6 +52,7 @@ class Count:
     events: dict[str, int]  # callgrind's totals: Ir (instructions), and cache misses with --cache
 
     def per_action(self, event: str) -> float:
+        """``event``'s total over the window, per action."""
         return self.events[event] / self.actions
 
 
@@ -79,9 +82,15 @@ def read_totals(directory: Path) -> dict[str, int]:
     return max(dumps, key=lambda totals: totals["Ir"])
 
 
-def count(python: str, args: argparse.Namespace) -> Count:
-    """Run ``python``'s copy of the server under callgrind and count one window of play."""
-    with tempfile.TemporaryDirectory(prefix="bench-instructions-") as scratch:
+def count(python: str, args: argparse.Namespace, keep: Path | None = None) -> Count:
+    """Run ``python``'s copy of the server under callgrind and count one window of play; the
+    dumps and the server's files go to ``keep`` when given, else to a scratch directory."""
+    if keep is not None:
+        keep.mkdir(parents=True)  # new: an earlier run's dumps and database would be counted
+    place = contextlib.nullcontext(str(keep)) if keep is not None else tempfile.TemporaryDirectory(
+        prefix="bench-instructions-"
+    )
+    with place as scratch:
         directory = Path(scratch)
         valgrind = ["valgrind", "--tool=callgrind", "--instr-atstart=no",
                     f"--callgrind-out-file={directory}/callgrind.out.%p"]
@@ -131,10 +140,14 @@ def main() -> None:
     parser.add_argument("--window", type=float, default=60.0, help="seconds counted (default 60)")
     parser.add_argument("--rounds", type=int, default=1, help="windows counted for each copy, in turn")
     parser.add_argument("--cache", action="store_true", help="also simulate the caches (slower)")
+    parser.add_argument("--keep", metavar="DIR", type=Path,
+                        help="keep each count's callgrind dumps in DIR/COPY-ROUND (for callgrind_annotate)")
     args = parser.parse_args()
     if args.tables < 1 or args.rounds < 1 or args.window <= 0 or min(args.think, args.seating, args.warmup) < 0:
         parser.error("--tables and --rounds must be at least 1, --window positive, "
                      "--think, --seating and --warmup not negative")
+    if args.keep is not None and args.keep.exists():
+        parser.error(f"--keep {args.keep}: already exists; name a new directory")
     if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
         sys.exit("bench_instructions: needs valgrind and callgrind_control (Debian's package valgrind)")
     copies = ([("baseline", args.baseline)] if args.baseline else []) + [("this", THIS_PYTHON)]
@@ -144,7 +157,7 @@ def main() -> None:
     counts: dict[str, list[Count]] = {name: [] for name, _ in copies}
     for round_ in range(1, args.rounds + 1):
         for name, python in copies:
-            figures = count(python, args)
+            figures = count(python, args, args.keep / f"{name}-{round_}" if args.keep is not None else None)
             counts[name].append(figures)
             print(f"{round_:<7}{name:<10}{figures.actions:>9}"
                   + "".join(f"{figures.per_action(event):>13,.0f}" for event in events), flush=True)
