@@ -37,7 +37,8 @@ CLASSIC = ROOM + '[rules]\nwild_jokers = "none"\nthree_joker_bomb = false\n[tabl
 # The servers deal game n with DEAL_SEED + n (``serve --seed``), so every run plays the same
 # games. With a secure shuffle a two-seat game played from hints ends after as few as 10
 # actions, sometimes within a scenario's turns; the first DEAL_GAMES games from this seed
-# last at least DEAL_MIN_ACTIONS (tests/test_server_restart.py checks it).
+# last at least DEAL_MIN_ACTIONS when each is a table's first game, led by the flip card's
+# holder (tests/test_server_restart.py checks it; a rematch, led by the last winner, may differ).
 DEAL_SEED = 251
 DEAL_GAMES = 20
 DEAL_MIN_ACTIONS = 16
