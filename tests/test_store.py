@@ -39,6 +39,7 @@ from shuangkou.store import (
     InvalidNameError,
     InvalidTypeError,
     InvalidValueError,
+    Payout,
     Store,
     StoreError,
     UnknownAccountError,
@@ -358,34 +359,90 @@ def test_settlement_refusals_change_nothing(store: Store) -> None:
     assert not store.is_settled("g")
 
 
+def _fixed(deltas: tuple[int, ...], house: int, breakdown: str = '{"x":1}') -> Callable[[list[int]], Any]:
+    """A settlement for :meth:`Store.settle_game` that pays ``deltas`` whatever the balances;
+    it returns the balances it was given."""
+    return lambda balances: (list(balances), Payout(deltas, house, breakdown))
+
+
 def test_settle_game_pays_and_finishes_in_one_transaction(store: Store) -> None:
-    """R9.9: a game's payment and its end are one transaction: the balances after are
-    returned; a retry pays nothing and still answers; a game that cannot be finished (void)
-    is not paid either."""
+    """R9.9: a game's payment and its end are one transaction: the settlement is computed
+    on the balances as they stand, the balances after are returned; a retry pays nothing,
+    is computed on the balances the payment was made from, and still answers; a game that
+    cannot be finished (void) is not paid either."""
     ann = store.create_guest("Ann", {"wealth": 1000})
     bob = store.create_guest("Bob", {"wealth": 1000})
-    deltas = {ann.id: 300, bob.id: -320}
     store.save_game("g", "wealth", CONFIG)
-    after = store.settle_game("g", "wealth", deltas, 20, False, "game g", "{}", '{"x":1}', seats={ann.id: 0, bob.id: 1})
-    assert after == {ann.id: 1300, bob.id: 680}
+    seen, after = store.settle_game("g", "wealth", [ann.id, bob.id], _fixed((300, -320), 20), False, "game g", "{}")
+    assert seen == [1000, 1000] and after == {ann.id: 1300, bob.id: 680}
     game = store.get_game("g")
     assert game is not None and game.status == "finished" and game.settlement_json == '{"x":1}'
     assert sorted((r.account_id, r.delta, r.seat) for r in store.ledger(game_id="g")) == sorted(
         [(ann.id, 300, 0), (bob.id, -320, 1), (store.house_id("wealth"), 20, None)]
     )
     paid = _snapshot(store)
-    assert store.settle_game("g", "wealth", deltas, 20, False, "game g", "{}", '{"x":1}') == after  # a retry
+    store.grant(ann.id, "wealth", 5, "later", "op")
+    paid = _snapshot(store)
+    retry = store.settle_game("g", "wealth", [ann.id, bob.id], _fixed((1, -1), 0), False, "game g", "{}")
+    assert retry == ([1000, 1000], {ann.id: 1305, bob.id: 680})  # the balances it was paid from
     assert _snapshot(store) == paid
     store.save_game("v", "wealth", CONFIG)
     store.void_game("v", "abandoned")
     with pytest.raises(GameStateError, match="void"):
-        store.settle_game("v", "wealth", deltas, 20, False, "game v", "{}", "{}")
+        store.settle_game("v", "wealth", [ann.id, bob.id], _fixed((300, -320), 20), False, "game v", "{}")
     assert _snapshot(store) == paid and not store.is_settled("v")
+    store.save_game("h", "wealth", CONFIG)
     with pytest.raises(BalanceFloorError):
-        store.save_game("h", "wealth", CONFIG)
-        store.settle_game("h", "wealth", {ann.id: 5000, bob.id: -5000}, 0, False, "game h", "{}", "{}")
+        store.settle_game("h", "wealth", [ann.id, bob.id], _fixed((5000, -5000), 0), False, "game h", "{}")
+    with pytest.raises(InvalidValueError, match="3 deltas for 2 seats"):
+        store.settle_game("h", "wealth", [ann.id, bob.id], _fixed((1, -1, 0), 0), False, "game h", "{}")
+    with pytest.raises(InvalidValueError, match="two seats"):
+        store.settle_game("h", "wealth", [ann.id, ann.id], _fixed((1, -1), 0), False, "game h", "{}")
+
+    def fails(balances: list[int]) -> tuple[None, Payout]:
+        raise ValueError("the settlement itself fails")
+
+    with pytest.raises(ValueError, match="itself"):
+        store.settle_game("h", "wealth", [ann.id, bob.id], fails, False, "game h", "{}")
     stored = store.get_game("h")
     assert _snapshot(store) == paid and stored is not None and stored.status == "running"
+
+
+def test_r9_5_a_settlement_holds_the_balances_it_is_computed_on(store: Store) -> None:
+    """R9.5: the balances a settlement is computed from cannot change before it is paid: a
+    deduction from another connection made while the settlement computes waits for it and
+    then applies to the balance after it, so a settlement capped at what a balance holds
+    never fails for a balance that moved (a race once lost whole settlements on PostgreSQL)."""
+    ann = store.create_guest("Ann", {"wealth": 20})
+    bob = store.create_guest("Bob", {"wealth": 1000})
+    store.save_game("g", "wealth", CONFIG)
+    deducted: list[Any] = []
+
+    def settle(balances: list[int]) -> tuple[bool, Payout]:
+        deduction = threading.Thread(
+            target=lambda: deducted.append(_result(lambda: store.grant(ann.id, "wealth", -15, "race", "op")))
+        )
+        deduction.start()
+        deduction.join(0.5)  # the deduction is waiting for this transaction's locks
+        charge = min(balances[0], 500)  # capped at what Ann holds (R9.5)
+        return deduction.is_alive(), Payout((-charge, charge), 0, "{}")
+
+    waited, after = store.settle_game("g", "wealth", [ann.id, bob.id], settle, False, "game g", "{}")
+    assert waited and after == {ann.id: 0, bob.id: 1020}
+    for _ in range(100):
+        if deducted:
+            break
+        threading.Event().wait(0.1)
+    assert len(deducted) == 1 and isinstance(deducted[0], BalanceFloorError)  # it came after: Ann has 0
+    assert store.audit() == []
+
+
+def _result(work: Callable[[], Any]) -> Any:
+    """``work()``, or the exception it raised."""
+    try:
+        return work()
+    except Exception as error:
+        return error
 
 
 def test_concurrent_duplicate_settlements_pay_once(store: Store) -> None:

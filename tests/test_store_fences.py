@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from store_fixtures import pg_database_fixture, store_fixture, url_fixture  # noqa: F401 - fixtures
 
-from shuangkou.store import Fence, FencedError, GameStateError, Store
+from shuangkou.store import Fence, FencedError, GameStateError, Payout, Store
 from shuangkou.store.fences import _FENCES_FOR_SHARE, check_fence
 from shuangkou.store.journal import _GAMES_STATUS_FOR_UPDATE
 
@@ -62,7 +62,10 @@ def test_every_write_under_a_superseded_claim_is_refused_and_changes_nothing(sto
     with pytest.raises(FencedError):
         store.finish_game("g1", "{}", "{}", fence=old)
     with pytest.raises(FencedError):
-        store.settle_game("g1", "points", {alice.id: 10, bob.id: -10}, 0, False, "game g1", "{}", "{}", fence=old)
+        store.settle_game(
+            "g1", "points", [alice.id, bob.id], lambda _: (None, Payout((10, -10), 0, "{}")), False, "game g1", "{}",
+            fence=old,
+        )
     with pytest.raises(FencedError):
         store.void_game("g1", "lost", fence=old)
     with pytest.raises(FencedError):

@@ -41,6 +41,7 @@ ErrorCode = Literal[
     "seat_taken",
     "below_entry",
     "in_game",
+    "settling",
     "not_playing",
     "stale",
     "unavailable",

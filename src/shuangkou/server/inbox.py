@@ -36,6 +36,7 @@ __all__ = [
     "Request",
     "Restore",
     "SendOn",
+    "SettleAgain",
     "Sit",
     "Stop",
     "TimerFired",
@@ -107,6 +108,13 @@ class SendOn:
 
 
 @dataclass(frozen=True, slots=True)
+class SettleAgain:
+    """Try again to pay game ``game_id``, whose settlement failed."""
+
+    game_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class Watch:
     """A spectator starts watching."""
 
@@ -174,7 +182,9 @@ class Stop:
 
 Asked = Sit | Reconnect | Rejoin | Restore
 """The requests that want an answer."""
-Told = Watch | Unwatch | Disconnect | Received | TimerFired | ReadyExpired | FillWaitOver | Decided | SendOn
+Told = (
+    Watch | Unwatch | Disconnect | Received | TimerFired | ReadyExpired | FillWaitOver | Decided | SendOn | SettleAgain
+)
 """The items nobody waits for, but :class:`Stop`."""
 Item = Asked | Told | Stop
 

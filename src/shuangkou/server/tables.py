@@ -43,7 +43,7 @@ from ..game import (
     action_to_dict,
 )
 from ..scoring import Settlement, SettlementView, TableSettlement, TableSettlementView
-from ..store import Account, Fence, FencedError, Store
+from ..store import Account, Fence, FencedError, Payout, Store
 from . import protocol as p
 from .bots import ExpertPool, SeatBot, default_expert_workers, move_seed
 from .clock import Countdown, Turn, TurnClock
@@ -61,6 +61,7 @@ from .inbox import (
     Request,
     Restore,
     SendOn,
+    SettleAgain,
     Sit,
     Stop,
     TimerFired,
@@ -73,7 +74,7 @@ from .inbox import (
 from .journal import ActionJournal
 from .metrics import METRICS
 from .pusher import MovesPusher
-from .record import SeatRecord, TableRecord, balances_before
+from .record import SeatRecord, TableRecord
 from .room import LobbyError, Room, TableFull
 from .seats import Seat
 from .views import TableViews, TurnMoves, table_view
@@ -81,6 +82,16 @@ from .views import TableViews, TurnMoves, table_view
 __all__ = ["Room", "Services", "Table", "TableFull", "TableGame"]
 
 log = logging.getLogger("shuangkou.table")
+
+SETTLE_RETRY_SECONDS: tuple[float, ...] = (1.0, 2.0, 5.0, 10.0, 30.0)
+"""The waits before each retry of a settlement that failed: the last repeats until it is paid."""
+
+_SETTLING: dict[str, Any] = {
+    "type": "notice",
+    "code": "settling",
+    "message": "The game is over; its settlement could not be saved yet and is being tried again",
+    "count": 0,
+}
 Answer = TypeVar("Answer")
 
 
@@ -123,7 +134,6 @@ class TableGame:
     game_id: str
     settlement: SettlementView | TableSettlementView | None = None
     escape_charge: EscapeCostView | None = None  # what an escape that ended the game charged (R10.2, C6.2)
-    maybe_paid: bool = False  # restored, or its settlement tried before: the ledger may hold its payment
 
 
 TurnKey = tuple[int, int, bool]
@@ -154,6 +164,8 @@ class Table:
     moves: TurnMoves = field(default_factory=TurnMoves)
     clock: TurnClock = field(init=False)
     fill_clock: Countdown[int] = field(init=False)  # how long players wait for others (bot_fill_seconds)
+    settle_clock: Countdown[str] = field(init=False)  # the retry of a settlement that failed, by game id
+    _settle_failures: int = 0  # failed tries of the current game's settlement
     _fill_waits: int = 0
     _bots_offered: int = 0  # the wait whose end offered bots (0: none)
     _searching: StateKey | None = None  # the state an expert bot's move is being searched for
@@ -165,7 +177,11 @@ class Table:
         self.seats = self.seats or [None] * self.room.config.seats
         self.fill_clock = Countdown(
             lambda token: self.inbox.post(FillWaitOver(token)),
-            lambda token: token == self._fill_waits and self.waiting_for_players() and not self.playing,
+            lambda token: token == self._fill_waits and self.waiting_for_players() and not self.unsettled,
+        )
+        self.settle_clock = Countdown(
+            lambda game_id: self.inbox.post(SettleAgain(game_id)),
+            lambda game_id: self.unsettled and self.current is not None and self.current.game_id == game_id,
         )
 
     def invite_open(self) -> bool:
@@ -283,6 +299,7 @@ class Table:
             self._send_held()
             self.clock.stop()
             self.fill_clock.stop()
+            self.settle_clock.stop()
             for seat in self.seats:
                 if seat is not None:
                     seat.ready_clock.stop()
@@ -321,6 +338,8 @@ class Table:
                 await self._turn_timer(turn)
             case FillWaitOver(token=token):
                 self._fill_wait_over(token)
+            case SettleAgain(game_id=game_id):
+                await self._settle_again(game_id)
             case ReadyExpired(seat=index, token=token):
                 self._ready_expired(index, token)
             case Decided(key=key, seat=index, move=move):
@@ -360,7 +379,7 @@ class Table:
     def _ready_clock(self, index: int) -> Countdown[int]:
         def is_current(token: int) -> bool:
             seat = self.seats[index]
-            return seat is not None and seat.ready_token == token and not seat.ready and not self.playing
+            return seat is not None and seat.ready_token == token and not seat.ready and not self.unsettled
 
         return Countdown(lambda token: self.inbox.post(ReadyExpired(index, token)), is_current)
 
@@ -423,7 +442,7 @@ class Table:
         then closes), if the table still waits for players with no game, with ``players``
         persons seated, each connected."""
         seated = [(index, seat) for index, seat in enumerate(self.seats) if seat is not None]
-        if self.playing or not self.waiting_for_players() or len(seated) != players:
+        if self.unsettled or not self.waiting_for_players() or len(seated) != players:
             return
         if any(seat.bot is not None or seat.connection is None for _, seat in seated):
             return
@@ -446,7 +465,7 @@ class Table:
         """The players have waited ``bot_fill_seconds``: bots sit down in the free seats
         (``bot_fill = "auto"``), or each player is offered them (a ``bots_offered`` notice;
         the ``bots`` message accepts)."""
-        if token != self._fill_waits or not self.waiting_for_players() or self.playing:
+        if token != self._fill_waits or not self.waiting_for_players() or self.unsettled:
             return
         if self.room.config.bot_fill == "auto":
             task = asyncio.get_running_loop().create_task(self.services.fill_with_bots(self))
@@ -461,7 +480,7 @@ class Table:
     def _bots_on_offer(self) -> bool:
         """Whether the offer of bots made when the last wait ended still stands: nobody has
         sat down since (a new wait) and seats are still free."""
-        return self._bots_offered == self._fill_waits and self.waiting_for_players() and not self.playing
+        return self._bots_offered == self._fill_waits and self.waiting_for_players() and not self.unsettled
 
     def _offer_bots(self, connection: Connection) -> None:
         """Send the ``bots_offered`` notice for the free seats."""
@@ -523,6 +542,9 @@ class Table:
         if self.playing:
             self._refuse(connection, "in_game", "a game is in progress")
             return
+        if self.unsettled:  # no game is dealt on top of one not yet paid
+            self._refuse(connection, "settling", "the last game's settlement is not saved yet; try again shortly")
+            return
         config = self.room.config
         if not self.room.open:  # a closed room finishes its games but starts no new ones
             self._refuse(connection, "room_closed", f"room {self.room.name!r} is closed")
@@ -559,10 +581,10 @@ class Table:
             cost = game.escape_cost(index, balances) if balances is not None else None
             await self._apply(Escape(index))  # R10, C6
             charged = cost.view() if cost is not None else None  # host mode: the penalty to come
-        stays = self.playing  # the seat stays in the game to its settlement
-        if escape and not stays and self.current is not None:
-            charged = self.current.escape_charge  # settled at once: what the ledger was charged
-        hosted = stays and bool(self.current and self.current.game.hands[index])  # played by hosting (R10.1)
+        stays = self.unsettled  # the seat stays in the game to its settlement
+        if escape and not self.playing and self.current is not None:
+            charged = self.current.escape_charge  # settled at once: what the ledger was charged (None: not yet)
+        hosted = self.playing and bool(self.current and self.current.game.hands[index])  # played by hosting (R10.1)
         if connection is not None:
             connection.send({"type": "left", "table": self.id, "escape": escape, "hosted": hosted, "charged": charged})
         if stays:
@@ -648,10 +670,13 @@ class Table:
                 "count": count,
             })
 
-    async def _settle(self) -> None:
-        """Pay the finished game and end it: the seats' balances read again, the settlement
-        computed on them (R9, C5) and stored, in one call to the database (one hand-off to
-        its thread: the game's last action waits for it)."""
+    async def _settle(self) -> bool:
+        """Pay the finished game and end it: the settlement computed (R9, C5) on the seats'
+        balances as the database holds them when it pays, and stored, in one call to the
+        database (one hand-off to its thread: the game's last action waits for it). Whether
+        it was paid: a settlement that fails (the database unreachable, say) is logged and
+        tried again later (:data:`SETTLE_RETRY_SECONDS`), the players told; until it is
+        paid the table keeps its seats and deals no new game."""
         current = self.current
         assert current is not None
         game, game_id, config = current.game, current.game_id, current.game.settings
@@ -659,34 +684,34 @@ class Table:
         accounts = [seat.account.id if seat else 0 for seat in self.seats]
         seats = range(len(self.seats))
         record = self._record(game).to_json()
-        fence, maybe_paid = self.fence, current.maybe_paid
+        fence = self.fence
 
-        def settle() -> tuple[Settlement | TableSettlement, dict[int, int]]:
-            found = store.balances([account for account in accounts if account], config.edition)
-            balances = [found.get(account, 0) for account in accounts]
-            # Only a game restored after a restart, or whose settlement failed midway, can
-            # have been paid already; a game this table dealt and never tried to settle cannot.
-            paid = store.ledger(game_id=game_id) if maybe_paid else []
-            if paid:  # paid before a crash: settle on the balances the payment was computed from
-                before = balances_before(paid)
-                balances = [before.get(account, balance) for account, balance in zip(accounts, balances, strict=True)]
+        def settle(balances: list[int]) -> tuple[Settlement | TableSettlement, Payout]:
             settlement = game.settlement(balances)  # R9, C5
-            after = store.settle_game(
-                game_id,
-                config.edition,
-                {accounts[i]: settlement.deltas[i] for i in seats},
-                settlement.house,
-                config.allow_negative,
-                f"game {game_id}",
-                record,
-                _dumps(settlement.to_dict()),
-                seats={accounts[i]: i for i in seats},
-                fence=fence,
-            )
-            return settlement, after
+            return settlement, Payout(tuple(settlement.deltas), settlement.house, _dumps(settlement.to_dict()))
 
-        self.current = current = replace(current, maybe_paid=True)
-        settlement, balances_after = await self.services.run_db(settle)
+        def pay() -> tuple[Settlement | TableSettlement, dict[int, int]]:
+            return store.settle_game(
+                game_id, config.edition, accounts, settle, config.allow_negative, f"game {game_id}", record, fence
+            )
+
+        try:
+            settlement, balances_after = await self.services.run_db(pay)
+        except FencedError:
+            raise
+        except Exception:
+            delay = SETTLE_RETRY_SECONDS[min(self._settle_failures, len(SETTLE_RETRY_SECONDS) - 1)]
+            self._settle_failures += 1
+            log.exception(
+                "settlement failed", extra={"table": self.id, "room": self.room.name, "game": game_id, "retry": delay}
+            )
+            METRICS.errors.labels("unavailable").inc()
+            self.settle_clock.start(game_id, delay)
+            for connection in self._connections():
+                connection.send(_SETTLING)
+            return False
+        self._settle_failures = 0
+        self.settle_clock.stop()
         METRICS.settlements.inc()
         charge = None
         if game.ended_by_escape and game.escaped is not None:  # R10.2, C6.2
@@ -703,6 +728,15 @@ class Table:
                     self._free(index)
                 else:
                     self._arm_ready(index)
+        return True
+
+    async def _settle_again(self, game_id: str) -> None:
+        """The retry of a settlement that failed: the game is paid now, or tried again later."""
+        current = self.current
+        if current is None or current.game_id != game_id or not current.game.finished or current.settlement is not None:
+            return
+        if await self._settle():
+            self._changed([])
 
     async def _restore(self, game_id: str, record: TableRecord, game: Game) -> None:
         """Go on with a running game rebuilt from its record and persisted actions (after a
@@ -718,7 +752,7 @@ class Table:
                 bot = SeatBot.of(self.room.config) if seated.bot else None  # at the room's level now
                 self._seat(index, Seat(account, self._ready_clock(index), bot, ready=True))
                 await self._refresh_balance(index)
-        self.current = TableGame(game, game_id, maybe_paid=True)
+        self.current = TableGame(game, game_id)
         self.private = record.private  # an invite table stays one
         # State numbers continue from a base no earlier state can have reached, so a message
         # built against a state from before the restart is always stale.
@@ -756,14 +790,14 @@ class Table:
     def _arm_ready(self, index: int) -> None:
         """A seated player who is not ready in time leaves the table (R11.4)."""
         seat = self.seats[index]
-        if seat is None or seat.ready or self.playing:
+        if seat is None or seat.ready or self.unsettled:
             return
         seat.ready_token += 1
         seat.ready_clock.start(seat.ready_token, self.room.config.ready_seconds)
 
     def _ready_expired(self, index: int, token: int) -> None:
         seat = self.seats[index]
-        if seat is None or seat.ready or seat.ready_token != token or self.playing:
+        if seat is None or seat.ready or seat.ready_token != token or self.unsettled:
             return
         if seat.connection is not None:
             seat.connection.close("not_ready")

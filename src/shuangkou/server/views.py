@@ -37,7 +37,7 @@ __all__ = [
     "table_view",
 ]
 
-Phase = Literal["waiting", "ready", "playing", "settled"]
+Phase = Literal["waiting", "ready", "playing", "settling", "settled"]
 
 MoveView = TypedDict("MoveView", {"cards": str, "as": Kind})
 """A legal move as a ``play`` message names it: its cards, and the kind to read them as."""
@@ -159,6 +159,8 @@ class TableViews:
             phase = "playing"
         elif current is not None and current.settlement is not None:
             phase = "settled"
+        elif current is not None:
+            phase = "settling"
         elif table.free_seats:
             phase = "waiting"
         else:

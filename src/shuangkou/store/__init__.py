@@ -42,16 +42,16 @@ True
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Final
+from typing import Final, TypeVar
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import select, text
 from sqlalchemy.exc import IntegrityError
 
-from .checks import check_page
+from .checks import check_int, check_page, check_text
 from .database import DEFAULT_DATABASE_URL
 from .errors import (
     BalanceFloorError,
@@ -69,8 +69,18 @@ from .errors import (
 )
 from .fences import Fence, RunningGame
 from .journal import GAME_STATUSES, GameAction, Journal, StoredGame, _finished, _games
-from .money import EDITIONS, NAME_MAX_LENGTH, Account, LedgerEntry, Money, _ledger_entry, validate_name
-from .schema import games_table, ledger_table, metadata
+from .money import (
+    EDITIONS,
+    NAME_MAX_LENGTH,
+    Account,
+    LedgerEntry,
+    Money,
+    Payout,
+    _ledger_entry,
+    check_edition,
+    validate_name,
+)
+from .schema import ID_MAX_LENGTH, games_table, ledger_table, metadata
 
 __all__ = [
     "DEFAULT_DATABASE_URL",
@@ -89,6 +99,7 @@ __all__ = [
     "InvalidTypeError",
     "InvalidValueError",
     "LedgerEntry",
+    "Payout",
     "RunningGame",
     "Store",
     "StoreError",
@@ -104,6 +115,7 @@ _MIGRATIONS: Final = Path(__file__).parent / "migrations"
 _PG_MIGRATION_LOCK: Final = 0x5348_4B30  # pg_advisory_xact_lock key while migrating ("SHK0")
 # Alembic keeps its running migration context in module globals: one migration at a time per process.
 _MIGRATION_LOCK: Final = threading.Lock()
+Settled = TypeVar("Settled")
 
 
 class Store(Money, Journal):
@@ -126,34 +138,60 @@ class Store(Money, Journal):
         self,
         game_id: str,
         edition: str,
-        deltas: Mapping[int, int],
-        house_delta: int,
+        accounts: Sequence[int],
+        settle: Callable[[list[int]], tuple[Settled, Payout]],
         allow_negative: bool,
         reason: str,
         record_json: str,
-        settlement_json: str,
-        seats: Mapping[int, int] | None = None,
         fence: Fence | None = None,
-    ) -> dict[int, int]:
-        """Pay a game (:meth:`apply_settlement`) and mark it finished (:meth:`finish_game`)
-        in one transaction, under one fence check; return the balances after it of the
-        accounts in ``deltas``, read in the same transaction. A game paid before (a retry)
-        is not paid again, and still finished; on any error nothing changes."""
-        payment = self._payment(game_id, edition, deltas, house_delta, allow_negative, reason, seats)
-        finished = _finished(record_json, settlement_json)
-        try:
-            with self._driver_transaction() as cursor:
-                self._check_fences(cursor, [fence] if fence is not None else [])
-                self._pay(cursor, payment)
-                self._end_game_on(cursor, payment.game_id, "finished", finished)
-                return self._balances(cursor, deltas, payment.edition)
-        except IntegrityError:
-            # A concurrent call paid the game first and has committed: finish it alone.
-            if not self.is_settled(payment.game_id):
-                raise
-        self.finish_game(game_id, record_json, settlement_json, fence)
-        with self._driver_transaction(write=False) as cursor:
-            return self._balances(cursor, deltas, payment.edition)
+    ) -> tuple[Settled, dict[int, int]]:
+        """Settle a game, pay it and mark it finished, in one transaction under one fence
+        check: ``settle(balances)`` computes the settlement from the balances of the seats'
+        ``accounts`` (one per seat) as they stand in that transaction, their rows locked
+        until it commits, so that no grant or other game can move a balance between the
+        reading and the paying: caps on what a balance can pay (R9.5, C5.7) hold for the
+        balance paid from, and the payment never fails for a balance that moved.
+
+        Returns what ``settle`` returned beside the payout, and the accounts' balances after
+        the payment. A game paid before (a retry, a restart) is settled on the balances its
+        ledger rows were paid from and not paid again, and still finished. On any error
+        (``settle``'s included) nothing changes.
+        """
+        game_id = check_text(game_id, "game_id", ID_MAX_LENGTH)
+        edition = check_edition(edition)
+        seated = [check_int(account, "account id") for account in accounts]
+        if len(set(seated)) != len(seated):
+            raise InvalidValueError(f"game {game_id}: an account holds two seats")
+        retried = False
+        while True:
+            try:
+                with self._driver_transaction() as cursor:
+                    self._check_fences(cursor, [fence] if fence is not None else [])
+                    paid = self._settled(cursor, game_id)
+                    if paid:
+                        before = self._paid_from(cursor, game_id)
+                        balances = [before.get(account, 0) for account in seated]
+                    else:
+                        found = self._balances(cursor, sorted(seated), edition, lock=True)
+                        balances = [found[account] for account in seated]
+                    settled, payout = settle(balances)
+                    if not paid:
+                        if len(payout.deltas) != len(seated):
+                            raise InvalidValueError(f"{len(payout.deltas)} deltas for {len(seated)} seats")
+                        deltas = dict(zip(seated, payout.deltas, strict=True))
+                        seats = {account: seat for seat, account in enumerate(seated)}
+                        self._pay(
+                            cursor,
+                            self._payment(game_id, edition, deltas, payout.house, allow_negative, reason, seats),
+                        )
+                    self._end_game_on(cursor, game_id, "finished", _finished(record_json, payout.breakdown_json))
+                    return settled, self._balances(cursor, seated, edition)
+            except IntegrityError:
+                # A concurrent call paid the game first and has committed: the next attempt
+                # finds it paid.
+                if retried or not self.is_settled(game_id):
+                    raise
+                retried = True
 
     def game_history(self, account_id: int, limit: int = 20, offset: int = 0) -> list[tuple[LedgerEntry, StoredGame]]:
         """The account's settled games, newest first: its ledger row of each (the change and

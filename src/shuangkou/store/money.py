@@ -41,7 +41,7 @@ from .schema import (
     utc_now,
 )
 
-__all__ = ["EDITIONS", "NAME_MAX_LENGTH", "Account", "LedgerEntry", "Money", "validate_name"]
+__all__ = ["EDITIONS", "NAME_MAX_LENGTH", "Account", "LedgerEntry", "Money", "Payout", "validate_name"]
 
 EDITIONS: Final[tuple[Edition, ...]] = get_args(Edition)
 """The editions; every account has one balance per edition, the house one account per edition."""
@@ -56,6 +56,12 @@ _BALANCE_OF: Final = (balances_table.c.account_id == bindparam("account_id")) & 
     balances_table.c.edition == bindparam("edition")
 )
 _BALANCE: Final = select(balances_table.c.balance).where(_BALANCE_OF)
+# The same, the row locked until the transaction ends (PostgreSQL; SQLite's writing
+# transaction holds the whole database already, and SQLAlchemy renders no FOR UPDATE there).
+_LOCKED_BALANCE: Final = _BALANCE.with_for_update()
+_PAID_ROWS: Final = select(ledger_table.c.account_id, ledger_table.c.delta, ledger_table.c.balance_after).where(
+    ledger_table.c.game_id == bindparam("game_id")
+)
 # A balance changed in one atomic statement, the change refused unless the balance is at
 # most (or at least) ``limit`` before it (_balance_limit); the new balance returned.
 _CHANGE_BALANCE: Final = {
@@ -127,6 +133,17 @@ class LedgerEntry:
             "seat": self.seat,
             "created_at": self.created_at.isoformat(),
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Payout:
+    """What a game pays, as its settlement computed it from the seats' balances
+    (:meth:`~shuangkou.store.Store.settle_game`): a change per seat, the house's, and the
+    breakdown stored with the game (R9.6)."""
+
+    deltas: tuple[int, ...]
+    house: int
+    breakdown_json: str
 
 
 _BAD_NAME_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
@@ -410,7 +427,10 @@ class Money(Fences):
         try:
             with self._driver_transaction() as cursor:
                 self._check_fences(cursor, [fence] if fence is not None else [])
-                return self._pay(cursor, payment)
+                if self._settled(cursor, payment.game_id):
+                    return False
+                self._pay(cursor, payment)
+                return True
         except IntegrityError:
             # A concurrent call inserted the same settlement first and has committed.
             if self.is_settled(payment.game_id):
@@ -448,11 +468,8 @@ class Money(Fences):
             )
         return _Payment(game_id, edition, house_delta, reason, changes, allow_negative, dict(seats or {}))
 
-    def _pay(self, cursor: Any, payment: _Payment) -> bool:
-        """Inside a writing transaction (fences checked): write ``payment`` unless its game
-        has been paid already; whether it was written now."""
-        if self._settled(cursor, payment.game_id):
-            return False
+    def _pay(self, cursor: Any, payment: _Payment) -> None:
+        """Inside a writing transaction (fences checked, the game not paid yet): write ``payment``."""
         now = utc_now()
         game_id, edition, reason = payment.game_id, payment.edition, payment.reason
         values = {
@@ -469,11 +486,15 @@ class Money(Fences):
             self._insert_ledger_row(
                 cursor, _ledger_row(account_id, edition, delta, after, reason, None, game_id, seat, now)
             )
-        return True
 
-    def _balances(self, cursor: Any, accounts: Iterable[int], edition: str) -> dict[int, int]:
-        """The balances of ``accounts`` in ``edition``, on a transaction's cursor."""
-        statement = self._balance_statement
+    def _balances(
+        self, cursor: Any, accounts: Iterable[int], edition: str, lock: bool = False
+    ) -> dict[int, int]:
+        """The balances of ``accounts`` in ``edition``, on a transaction's cursor; with
+        ``lock``, each row locked until the transaction ends, so that nothing else changes
+        it before the transaction writes (read them in a fixed order: two transactions
+        locking the same rows then cannot deadlock)."""
+        statement = self._statements.locked_balance if lock else self._balance_statement
         found: dict[int, int] = {}
         for account_id in accounts:
             cursor.execute(statement.sql, statement.parameters({"account_id": account_id, "edition": edition}))
@@ -482,6 +503,13 @@ class Money(Fences):
                 raise UnknownAccountError(f"account {account_id} has no {edition} balance")
             found[account_id] = int(row[0])
         return found
+
+    def _paid_from(self, cursor: Any, game_id: str) -> dict[int, int]:
+        """The balances a paid game's settlement was computed from, by account, read back
+        from its ledger rows (each row holds the change and the balance after it)."""
+        statement = self._statements.paid_rows
+        cursor.execute(statement.sql, statement.parameters({"game_id": game_id}))
+        return {int(account): int(after) - int(delta) for account, delta, after in cursor.fetchall()}
 
     def is_settled(self, game_id: str) -> bool:
         """Whether a settlement of ``game_id`` has been applied."""
@@ -493,6 +521,8 @@ class Money(Fences):
         """The statements of settlements and grants, compiled once (the server settles every game)."""
         return _MoneyStatements(
             settled=self.driver_statement(_SETTLED),
+            locked_balance=self.driver_statement(_LOCKED_BALANCE),
+            paid_rows=self.driver_statement(_PAID_ROWS),
             insert_settlement=self.driver_statement(_INSERT_SETTLEMENT),
             insert_ledger_row=self.driver_statement(_INSERT_LEDGER_ROW),
             change_balance={at_most: self.driver_statement(update) for at_most, update in _CHANGE_BALANCE.items()},
@@ -564,6 +594,8 @@ class _MoneyStatements:
     """The statements :meth:`Money.apply_settlement` and :meth:`Money.grant` run on the driver's cursor."""
 
     settled: DriverStatement
+    locked_balance: DriverStatement
+    paid_rows: DriverStatement
     insert_settlement: DriverStatement
     insert_ledger_row: DriverStatement
     change_balance: Mapping[bool, DriverStatement]  # True: the balance at most the limit before

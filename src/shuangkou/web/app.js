@@ -385,6 +385,8 @@ function onNotice(message) {
     toast(() => t("notice.timedOut", { count: message.count }), "warn", 4500);
     state = S.receiveNotice(state, message);
     renderMessage(state);
+  } else if (message.code === "settling") {
+    toast(() => t("notice.settling"), "warn", 6000);
   } else if (message.code === "bots_offered") {
     state = S.receiveNotice(state, message);
     renderTable(state, actions, Date.now());

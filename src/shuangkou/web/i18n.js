@@ -232,6 +232,7 @@ const en = {
   "ev.youOut": "You are out: {place}!",
   "ev.jiefengTitle": "Jiefeng (接风)",
   "notice.timedOut": { one: "You have timed out {count} time.", other: "You have timed out {count} times." },
+  "notice.settling": "The game is over; its settlement is being saved. Please wait.",
 
   "msg.hint": "Hint {i}/{n}: {combo}. Press H for the next one.",
   "msg.noMoves": "Nothing in your hand beats the table: pass.",
@@ -253,6 +254,7 @@ const en = {
   "err.game_over": "The game is over.",
   "err.unknown_card": "Unknown card.",
   "err.in_game": "A game is in progress.",
+  "err.settling": "The last game is still being settled. Try again in a moment.",
   "err.below_entry": "Your balance is below this room's entry.",
   "err.table_full": "That table is full.",
   "err.unknown_table": "That table no longer exists.",
@@ -641,6 +643,7 @@ const zh = {
   "ev.youOut": "你出完了：{place}！",
   "ev.jiefengTitle": "接风",
   "notice.timedOut": "你已超时 {count} 次。",
+  "notice.settling": "本局已结束，正在结算，请稍候。",
 
   "msg.hint": "提示 {i}/{n}：{combo}。再按 H 看下一个。",
   "msg.noMoves": "你没有能大过桌面的牌，请选择不要。",
@@ -662,6 +665,7 @@ const zh = {
   "err.game_over": "本局已结束。",
   "err.unknown_card": "无法识别的牌。",
   "err.in_game": "牌局正在进行中。",
+  "err.settling": "上一局仍在结算，请稍后再试。",
   "err.below_entry": "你的余额低于本房间的入场要求。",
   "err.table_full": "该牌桌已满。",
   "err.unknown_table": "该牌桌已不存在。",
