@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from server_fixtures import (
+    OPERATOR_TOKEN,
     Player,
     RunningServer,
     pg_server_database_fixture,  # noqa: F401 - fixtures
@@ -21,6 +22,7 @@ from server_fixtures import (
 )
 from sqlalchemy import URL, create_engine
 
+from shuangkou.config import MAX_AMOUNT
 from shuangkou.server.client import ClientError
 from shuangkou.store import Store
 
@@ -51,7 +53,7 @@ def _deduct_until(server: RunningServer, account: int, stop: threading.Event) ->
     while not stop.is_set():
         status, _ = server.http(
             "POST", "/api/admin/grant",
-            {"account": account, "edition": "wealth", "delta": -1, "reason": "race"}, token="operator-secret",
+            {"account": account, "edition": "wealth", "delta": -1, "reason": "race"}, token=OPERATOR_TOKEN,
         )
         if status != 200:
             break
@@ -188,4 +190,45 @@ def test_a_settlement_that_fails_is_retried_and_no_game_is_dealt_on_top_of_it(
     run(scenario())
     assert [error for error in server.errors if "settlement failed" not in error] == []
     server.forget_errors()
+    assert _audit(server) == []
+
+
+def test_r9_8_operator_amounts_beyond_the_ledger_are_refused_and_change_nothing(
+    money_server: RunningServer,
+) -> None:
+    """Grants of -2^63 or 2^63 - 1, or past the bound of a balance, are refused with a clear
+    400 and no ledger row; a room file whose match points would overflow a settlement is
+    refused on reload with its file and key, and the room keeps its old configuration."""
+    server = money_server
+
+    async def scenario() -> None:
+        player = await server.player("Rich")
+        before = await server.aadmin("GET", f"ledger?account={player.id}")
+        for delta, says in (
+            (-(2**63), "a grant moves at most"),
+            (2**63 - 1, "a grant moves at most"),
+            (MAX_AMOUNT, "may not take a balance beyond"),
+        ):
+            status, body = await server.ahttp(
+                "POST", "/api/admin/grant", {"account": player.id, "edition": "points", "delta": delta, "reason": "x"},
+                token=OPERATOR_TOKEN,
+            )
+            assert status == 400 and body["code"] == "refused" and says in body["message"], body
+        assert await server.aadmin("GET", f"ledger?account={player.id}") == before
+        rooms_dir = server.settings.rooms_dir
+        (rooms_dir / "points.toml").write_text(
+            'edition = "points"\n[balance]\nlevels = [{level = 0, needed = 0, match_points = 5000000000000000000}]\n'
+        )
+        reloaded = await server.aadmin("POST", "rooms/reload")
+        assert reloaded["errors"]["points"].endswith(
+            f"points.toml: balance.levels[0].match_points: expected a value of at most {MAX_AMOUNT}, "
+            "found 5000000000000000000 (an integer)"
+        )
+        await player.join("points", "bot")
+        await player.until(lambda t: t["you"] is not None)
+        await player.ready()
+        table = await player.until(lambda t: t["phase"] == "playing")
+        assert table["escape_cost"]["penalty"] == 60 * 12  # the room as it was: X = 60 at 1000 points (R10.3)
+
+    run(scenario())
     assert _audit(server) == []

@@ -49,6 +49,7 @@ from shuangkou.store import (
     metadata,
     validate_name,
 )
+from shuangkou.config import MAX_AMOUNT
 from shuangkou.store import errors as store_errors
 from shuangkou.store.schema import utc_now
 
@@ -224,28 +225,53 @@ def test_a_deduction_never_goes_below_the_floor(store: Store) -> None:
 
 def test_a_balance_never_leaves_the_64_bit_range(store: Store) -> None:
     """SQLite would silently turn an overflowing balance into a float and PostgreSQL would
-    fail mid-settlement: the store refuses the change instead, and changes nothing."""
+    fail mid-settlement: the store refuses the change instead, and changes nothing. (Grants
+    stop at 10^15; balances reach the edge here through settlements, as endless winnings would.)"""
     top, bottom = 2**63 - 1, -(2**63)
     ann = store.create_guest("Ann", {"wealth": 0, "points": 0})
     bob = store.create_guest("Bob", {"wealth": 100})
-    store.grant(ann.id, "wealth", top - 10, "jackpot", "op")
+    carl = store.create_guest("Carl", {})
+    store.apply_settlement("up", "wealth", {ann.id: top - 10, carl.id: -(top - 10)}, 0, True, "jackpot")
     before = _snapshot(store)
     with pytest.raises(BalanceRangeError, match=f"has {top - 10} wealth; a change of 11 would leave"):
         store.grant(ann.id, "wealth", 11, "more", "op")
     with pytest.raises(BalanceRangeError):
         store.apply_settlement("g", "wealth", {ann.id: 20, bob.id: -20}, 0, False, "game")
     with pytest.raises(BalanceRangeError, match="outside the 64-bit range"):
-        store.grant(bob.id, "wealth", 2**63, "too much", "op")
+        store.apply_settlement("h", "wealth", {bob.id: 2**63, carl.id: -(2**63)}, 0, True, "too much")
     assert _snapshot(store) == before and not store.is_settled("g")
-    assert store.grant(ann.id, "wealth", 10, "to the top", "op").balance_after == top
+    assert store.apply_settlement("top", "wealth", {ann.id: 10, carl.id: -10}, 0, True, "to the top")
+    assert store.balance(ann.id, "wealth") == top
     # Downwards, where negative balances are allowed.
-    store.grant(ann.id, "points", bottom + 5, "debt", "op", allow_negative=True)
+    store.apply_settlement("debt", "points", {ann.id: bottom + 5, bob.id: 2**62, carl.id: 2**62 - 5}, 0, True, "d")
     with pytest.raises(BalanceRangeError):
-        store.grant(ann.id, "points", -6, "more debt", "op", allow_negative=True)
-    assert store.grant(ann.id, "points", -5, "to the bottom", "op", allow_negative=True).balance_after == bottom
-    # Sums of such balances go beyond 64 bits, exactly.
-    assert store.total("wealth") == store.granted("wealth") == top + 100
-    assert store.total("points") == store.granted("points") == bottom
+        store.apply_settlement("more", "points", {ann.id: -6, carl.id: 6}, 0, True, "more debt")
+    assert store.apply_settlement("bottom", "points", {ann.id: -5, carl.id: 5}, 0, True, "to the bottom")
+    assert store.balance(ann.id, "points") == bottom
+    # Sums of such balances go beyond 64 bits, exactly (settlements sum to zero).
+    assert store.total("wealth") == store.granted("wealth") == 100
+    assert store.balances([ann.id, bob.id], "wealth") == {ann.id: top, bob.id: 100}
+    assert store.audit() == []
+
+
+def test_r9_8_grants_stay_within_the_bound_on_amounts(store: Store) -> None:
+    """A grant moves at most 10^15 and never takes a balance beyond ±10^15 (so that every
+    bounded game fits the ledger); a starting balance too. Nothing changes on a refusal."""
+    ann = store.create_guest("Ann", {"wealth": 0})
+    before = _snapshot(store)
+    for delta in (-(2**63), 2**63 - 1, MAX_AMOUNT + 1, -MAX_AMOUNT - 1):
+        with pytest.raises(InvalidValueError, match=f"a grant moves at most {MAX_AMOUNT}"):
+            store.grant(ann.id, "wealth", delta, "x", "op", allow_negative=True)
+    store.grant(ann.id, "wealth", MAX_AMOUNT, "all of it", "op")
+    with pytest.raises(BalanceRangeError, match=f"would have {MAX_AMOUNT + 1} wealth; a grant may not"):
+        store.grant(ann.id, "wealth", 1, "one more", "op")
+    store.grant(ann.id, "points", -MAX_AMOUNT, "debt", "op", allow_negative=True)
+    with pytest.raises(BalanceRangeError, match="may not take a balance beyond"):
+        store.grant(ann.id, "points", -1, "more debt", "op", allow_negative=True)
+    assert store.grant(ann.id, "points", 1, "less debt", "op").balance_after == -MAX_AMOUNT + 1
+    with pytest.raises(InvalidValueError, match=f"at most {MAX_AMOUNT}"):
+        store.create_guest("Bob", {"wealth": MAX_AMOUNT + 1})
+    assert len(store.ledger(account_id=ann.id)) == len(before[1]) + 3
     assert store.audit() == []
 
 

@@ -126,6 +126,16 @@ SMALLEST_BOMB_PHASE = 4  # R4.1
 DEFAULT_EXPERT_ROLLOUTS = 60
 """Rollouts per move of an expert bot by default (``expert_rollouts``; :mod:`shuangkou.expert`)."""
 
+MAX_AMOUNT = 10**15
+"""The largest amount of money a room file may name (match points, level thresholds, the
+starting balance, the table fee), and the most one seat may pay or receive in one game of
+a room with every multiplier at its largest (:attr:`RoomConfig.most_at_stake`). It keeps
+every settlement thousands of games away from the 64-bit range of the ledger's balances
+(about 9.2 × 10^18), and below 2^53 (about 9 × 10^15), what a browser shows exactly."""
+
+MAX_MULTIPLIER = 10**6
+"""The largest multiplier a room file may name (result, doubling, contribution, escape)."""
+
 MAX_EXPERT_ROLLOUTS = 1000
 """The most rollouts an expert bot of a room may spend on one move (about 0.8 s of one
 core with two seats, 2 s with four: docs/simulation.md#the-expert)."""
@@ -234,6 +244,9 @@ class _Frozen(BaseModel):
 
 NonNegative = Annotated[int, Field(ge=0)]
 Positive = Annotated[int, Field(ge=1)]
+Amount = Annotated[int, Field(ge=0, le=MAX_AMOUNT)]
+SignedAmount = Annotated[int, Field(ge=-MAX_AMOUNT, le=MAX_AMOUNT)]
+Multiplier = Annotated[int, Field(ge=0, le=MAX_MULTIPLIER)]
 Seconds = Annotated[float, Field(gt=0)]
 Share = Annotated[float, Field(ge=0, le=1)]
 
@@ -245,15 +258,15 @@ class ResultBand(_Frozen):
 
     min_cards: Positive
     max_cards: Positive | None = None
-    multiplier: NonNegative
+    multiplier: Multiplier
 
 
 class PhaseRow(_Frozen):
     """One column of R9.3: contribution *c* and doubling *b* of a scoring phase."""
 
     phase: NonNegative
-    contribution: NonNegative
-    doubling: NonNegative
+    contribution: Multiplier
+    doubling: Multiplier
 
 
 class UnconnectedRow(_Frozen):
@@ -277,8 +290,8 @@ class LevelRow(_Frozen):
     for ``match_points``."""
 
     level: NonNegative
-    needed: int
-    match_points: NonNegative
+    needed: SignedAmount
+    match_points: Amount
 
 
 def _listify(value: Any) -> Any:
@@ -329,25 +342,25 @@ class RoomConfig(_Frozen):
     unconnected: tuple[UnconnectedRow, ...]
     phases: tuple[PhaseRow, ...]
     # [balance]
-    starting_balance: int
+    starting_balance: SignedAmount
     allow_negative: bool
     levels: tuple[LevelRow, ...]
     # [house]
-    table_fee: NonNegative
+    table_fee: Amount
     win_fee_share: Share
     # [escape]
     escape_mode: EscapeMode
-    escape_multiplier: NonNegative
+    escape_multiplier: Multiplier
     escape_share: Share
     # [table]
     seats: Seats
     jiefeng: bool = True  # C2.3
     partner_by_flip: bool = False  # C1.4
     connected_pairs: bool = False  # C4.1
-    double_win: NonNegative = 3  # C5.2
-    single_win: NonNegative = 2
-    draw: NonNegative = 1
-    escape_double_wins: NonNegative = 3  # C6
+    double_win: Multiplier = 3  # C5.2
+    single_win: Multiplier = 2
+    draw: Multiplier = 1
+    escape_double_wins: Multiplier = 3  # C6
 
     @model_validator(mode="before")
     @classmethod
@@ -491,6 +504,20 @@ class RoomConfig(_Frozen):
         return self
 
     @model_validator(mode="after")
+    def _check_stakes(self) -> RoomConfig:
+        if self.most_at_stake > MAX_AMOUNT:
+            top = len(self.levels) - 1
+            per_point = self._stake_per_match_point
+            raise _Invalid(
+                ("levels", top, "match_points"),
+                f"match points of at most {(MAX_AMOUNT - self.table_fee) // per_point}: with this room's "
+                f"multipliers one game could move up to {per_point} × the match points (+ the table fee) "
+                f"for one seat, and no game may move more than {MAX_AMOUNT}",
+                _show(self.levels[top].match_points),
+            )
+        return self
+
+    @model_validator(mode="after")
     def _check_seats(self) -> RoomConfig:
         if self.seats == 2:
             for key in FOUR_SEAT_KEYS:
@@ -587,6 +614,30 @@ class RoomConfig(_Frozen):
         escape multiplier (R10.3). Tables show it before a player leaves; every escape's
         settlement (:func:`shuangkou.scoring.settle_escape`) charges it."""
         return self.match_points_for(balance_a, balance_b) * self.escape_multiplier
+
+    @property
+    def most_at_stake(self) -> int:
+        """An upper bound on what one seat can pay or receive in one game of this room: the
+        largest match points times :attr:`_stake_per_match_point`, plus the table fee. A
+        room whose bound exceeds :data:`MAX_AMOUNT` is refused."""
+        return self.levels[-1].match_points * self._stake_per_match_point + self.table_fee
+
+    @property
+    def _stake_per_match_point(self) -> int:
+        """Every multiplier at its largest, as RULES and RULES-CLASSIC combine them for one
+        seat, per match point. Two seats: a result a·b (R9.1) or an escape's penalty and
+        normal loss, m + b (R10.3), and the other seat's contribution c. Four seats: a
+        result a·b with a hosted escaper's penalty e·a on top (C6.1), or an escape settled
+        at once, e·a·b (C6.2), and a contribution c from each of the three others (C5.5).
+        With ``contribution = "sum"`` c is summed over every bomb a hand can hold (a bomb
+        takes at least three cards)."""
+        b = max(row.doubling for row in self.phases)
+        c = max(row.contribution for row in self.phases) * (HAND_SIZE // 3 if self.contribution == "sum" else 1)
+        if self.seats == 2:
+            a = max(self.flat.multiplier, self.single.multiplier, self.double.multiplier)
+            return max(a * b, self.escape_multiplier + b) + c
+        a, e = max(self.double_win, self.single_win, self.draw), self.escape_double_wins
+        return max(a * b + e * self.double_win, e * self.double_win * b) + 3 * c
 
     @property
     def entry_balance(self) -> int | None:

@@ -16,7 +16,7 @@ from typing import Any, Final, Literal, get_args
 from sqlalchemy import BigInteger, Connection, Row, bindparam, func, literal_column, select
 from sqlalchemy.exc import IntegrityError
 
-from ..config import Edition
+from ..config import MAX_AMOUNT, Edition
 from .checks import check_choice, check_int, check_page, check_text
 from .database import DriverStatement
 from .errors import (
@@ -214,6 +214,8 @@ class Money(Fences):
         for edition, amount in balances.items():
             if check_int(amount, f"starting {check_edition(edition)} balance") < 0:
                 raise InvalidValueError(f"starting {edition} balance must not be negative")
+            if amount > MAX_AMOUNT:
+                raise InvalidValueError(f"starting {edition} balance must be at most {MAX_AMOUNT}")
             start[edition] = amount
         now = utc_now()
         with self._transaction(write=True) as conn:
@@ -281,16 +283,26 @@ class Money(Fences):
         """An operator's grant (``delta > 0``) or deduction (``delta < 0``), as one ledger row.
 
         A deduction never takes the balance below the floor: 0, unless ``allow_negative``
-        (R9.5); it raises :class:`BalanceFloorError` and changes nothing instead.
+        (R9.5); it raises :class:`BalanceFloorError` and changes nothing instead. A grant
+        moves at most :data:`~shuangkou.config.MAX_AMOUNT` and never takes a balance beyond
+        ±MAX_AMOUNT (:class:`BalanceRangeError`), so that every game's settlement fits the
+        ledger's 64-bit balances (games may carry a balance further, one bounded game at a time).
         """
         edition = check_edition(edition)
         if check_int(delta, "delta") == 0:
             raise InvalidValueError("a grant must change the balance (delta 0)")
+        if abs(delta) > MAX_AMOUNT:
+            raise InvalidValueError(f"a grant moves at most {MAX_AMOUNT}, not {delta}")
         reason = check_text(reason, "reason", REASON_MAX_LENGTH)
         operator = check_text(operator, "operator", OPERATOR_MAX_LENGTH)
         now = utc_now()
         with self._driver_transaction() as cursor:
             after = self._change_balance(cursor, account_id, edition, delta, allow_negative)
+            if abs(after) > MAX_AMOUNT:
+                raise BalanceRangeError(
+                    f"account {account_id} would have {after} {edition}; a grant may not take a balance "
+                    f"beyond ±{MAX_AMOUNT}"
+                )
             entry_id = self._insert_ledger_row(
                 cursor, _ledger_row(account_id, edition, delta, after, reason, operator, None, None, now)
             )
