@@ -21,9 +21,9 @@ from typing import Any
 
 import orjson
 
-from shuangkou.bots import GreedyBot, bot_action
-from shuangkou.config import load_config
-from shuangkou.game import Action, Game
+from shuangkou.games.shuangkou.bots import GreedyBot, bot_action
+from shuangkou.games.shuangkou.config import load_config
+from shuangkou.games.shuangkou.game import Action, Game
 from shuangkou.server.record import SeatRecord, TableRecord
 
 BALANCES = [1000, 2500]

@@ -1,5 +1,5 @@
 """The mover's moves in hint order, as the server lists them for every turn of a person
-(:class:`~shuangkou.server.views.TurnMoves`: :func:`~shuangkou.bots.hint_moves` and the
+(:class:`~shuangkou.server.views.TurnMoves`: :func:`~shuangkou.games.shuangkou.bots.hint_moves` and the
 moves' JSON): CPU microseconds per turn over a fixed, seeded set of two-seat games, split
 into a game's first lead, the later leads and the follows.
 
@@ -29,8 +29,8 @@ import subprocess
 import sys
 import time
 
-from shuangkou.config import load_config
-from shuangkou.game import Game, Pass, Play
+from shuangkou.games.shuangkou.config import load_config
+from shuangkou.games.shuangkou.game import Game, Pass, Play
 from shuangkou.server.views import TurnMoves
 
 KINDS = ("first lead", "lead", "follow", "every turn")

@@ -31,8 +31,8 @@ import argparse
 import random
 import time
 
-from shuangkou.config import load_config
-from shuangkou.game import Game, Pass, Play
+from shuangkou.games.shuangkou.config import load_config
+from shuangkou.games.shuangkou.game import Game, Pass, Play
 
 Turns = tuple[int, float]
 """Turns played and the CPU seconds they took."""

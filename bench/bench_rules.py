@@ -22,12 +22,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from shuangkou import DECK, classify, counts_of, hosting_move, legal_moves
-from shuangkou.bots import Bot, GreedyBot, HostingBot, RandomBot, Seen, whole_hand
 from shuangkou.cards import Counts
-from shuangkou.combos import Combo
-from shuangkou.config import RoomConfig, load_config
-from shuangkou.expert import DEFAULT_ROLLOUTS, Budget, ExpertBot, candidates
-from shuangkou.game import Game
+from shuangkou.games.shuangkou.bots import Bot, GreedyBot, HostingBot, RandomBot, Seen, whole_hand
+from shuangkou.games.shuangkou.combos import Combo
+from shuangkou.games.shuangkou.config import RoomConfig, load_config
+from shuangkou.games.shuangkou.expert import DEFAULT_ROLLOUTS, Budget, ExpertBot, candidates
+from shuangkou.games.shuangkou.game import Game
 from shuangkou.simulate import play_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))

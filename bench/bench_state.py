@@ -20,9 +20,9 @@ from typing import Any
 
 import orjson
 
-from shuangkou.bots import GreedyBot, bot_action
-from shuangkou.config import RoomConfig, load_config
-from shuangkou.game import Game
+from shuangkou.games.shuangkou.bots import GreedyBot, bot_action
+from shuangkou.games.shuangkou.config import RoomConfig, load_config
+from shuangkou.games.shuangkou.game import Game
 
 
 def deflated(data: bytes) -> int:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from itertools import combinations_with_replacement, product
 
 from shuangkou.cards import Counts
-from shuangkou.combos import Combo, Kind
-from shuangkou.rules import DEFAULT_RULES, Rules
+from shuangkou.games.shuangkou.combos import Combo, Kind
+from shuangkou.games.shuangkou.rules import DEFAULT_RULES, Rules
 
 RANKS_3_TO_2 = range(3, 16)  # what a joker may stand for (R5.2)
 ACE, TWO, SJ, BJ = 14, 15, 16, 17

@@ -8,11 +8,11 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuangkou.bots import GreedyBot, HostingBot, RandomBot, Seen, bot_action
 from shuangkou.cards import Card, counts_of, parse_cards
-from shuangkou.combos import Combo
-from shuangkou.config import load_config
-from shuangkou.game import Game, HostedTurn, Hosting, Pass, Play
+from shuangkou.games.shuangkou.bots import GreedyBot, HostingBot, RandomBot, Seen, bot_action
+from shuangkou.games.shuangkou.combos import Combo
+from shuangkou.games.shuangkou.config import load_config
+from shuangkou.games.shuangkou.game import Game, HostedTurn, Hosting, Pass, Play
 from shuangkou.simulate import play_game
 
 CLASSIC = load_config("classic")

@@ -7,7 +7,7 @@ import pytest
 from reference import ref_beats, ref_playable
 
 from shuangkou.cards import Rank, parse_cards, parse_counts
-from shuangkou.combos import (
+from shuangkou.games.shuangkou.combos import (
     KIND_NAMES,
     Combo,
     InvalidCombination,
@@ -19,7 +19,7 @@ from shuangkou.combos import (
     playable_readings,
     readings,
 )
-from shuangkou.rules import DEFAULT_RULES, Rules, RulesError
+from shuangkou.games.shuangkou.rules import DEFAULT_RULES, Rules, RulesError
 
 SMALLEST = Rules(four_joker_bomb="smallest")
 LARGEST = Rules(four_joker_bomb="largest")

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from shuangkou.cards import HAND_SIZE
-from shuangkou.config import (
+from shuangkou.games.shuangkou.config import (
     EDITIONS,
     FIELD_TABLE,
     MAX_CARDS_LEFT,
@@ -25,7 +25,7 @@ from shuangkou.config import (
     load_config,
     parse_override,
 )
-from shuangkou.rules import Rules
+from shuangkou.games.shuangkou.rules import Rules
 
 POINTS_LEVELS = [
     (0, 0, 5), (1, 50, 5), (2, 100, 10), (3, 200, 20), (4, 500, 40), (5, 1000, 60),

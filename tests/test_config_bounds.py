@@ -13,9 +13,16 @@ from hypothesis import assume, given, settings, target
 from hypothesis import strategies as st
 
 from shuangkou.cards import HAND_SIZE
-from shuangkou.combos import classify
-from shuangkou.config import MAX_AMOUNT, MAX_MULTIPLIER, ConfigError, RoomConfig, load_config
-from shuangkou.scoring import BombPlay, ScoringError, decided_result, settle_classic, settle_escape, settle_game
+from shuangkou.games.shuangkou.combos import classify
+from shuangkou.games.shuangkou.config import MAX_AMOUNT, MAX_MULTIPLIER, ConfigError, RoomConfig, load_config
+from shuangkou.games.shuangkou.scoring import (
+    BombPlay,
+    ScoringError,
+    decided_result,
+    settle_classic,
+    settle_escape,
+    settle_game,
+)
 
 BOMBS = [classify(text) for text in (
     "4444", "44444", "444444", "4444444", "44444444", "SJ SJ BJ", "SJ SJ BJ BJ",

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from shuangkou.config import (
+from shuangkou.games.shuangkou.config import (
     CLASSIC_ROOMS,
     EDITIONS,
     FOUR_SEAT_KEYS,

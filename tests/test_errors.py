@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from shuangkou.errors import ERROR_CODES, Refusal
-from shuangkou.game import GameError
+from shuangkou.games.shuangkou.game import GameError
 from shuangkou.referee import ScenarioError
 from shuangkou.server.client import ClientError
 from shuangkou.server.lobby import LobbyError

@@ -6,10 +6,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuangkou.bots import RandomBot, bot_action
-from shuangkou.config import RoomConfig, load_config
-from shuangkou.game import Escape, EscapeCost, Game, HostedTurn, Play
-from shuangkou.scoring import Settlement, TableSettlement, scoring_phase
+from shuangkou.games.shuangkou.bots import RandomBot, bot_action
+from shuangkou.games.shuangkou.config import RoomConfig, load_config
+from shuangkou.games.shuangkou.game import Escape, EscapeCost, Game, HostedTurn, Play
+from shuangkou.games.shuangkou.scoring import Settlement, TableSettlement, scoring_phase
 
 POINTS = load_config("points")  # settle mode, no caps, no fee
 POINTS_HOST = load_config("points", {"escape_mode": "host"})

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from shuangkou.bots import GreedyBot, HostingBot, RandomBot, Seen, bot_action, make_bot, whole_hand
 from shuangkou.cards import DECK, HAND_SIZE, counts_of
 from shuangkou.cli import main
-from shuangkou.combos import InvalidCombination, beats, classify
-from shuangkou.config import RoomConfig, load_config
-from shuangkou.expert import (
+from shuangkou.games.shuangkou.bots import GreedyBot, HostingBot, RandomBot, Seen, bot_action, make_bot, whole_hand
+from shuangkou.games.shuangkou.combos import InvalidCombination, beats, classify
+from shuangkou.games.shuangkou.config import RoomConfig, load_config
+from shuangkou.games.shuangkou.expert import (
     Budget,
     ExpertBot,
     OpponentDealer,
@@ -26,7 +26,7 @@ from shuangkou.expert import (
     plays_like_hosting,
     unseen_counts,
 )
-from shuangkou.game import Game, GameError, Pass, Play
+from shuangkou.games.shuangkou.game import Game, GameError, Pass, Play
 from shuangkou.simulate import play_game, simulate
 
 POINTS = load_config("points")

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuangkou.bots import GreedyBot, HostingBot, RandomBot, bot_action
 from shuangkou.cards import DECK, Rank, counts_of
-from shuangkou.config import load_config
-from shuangkou.game import Escape, Game, GameError, GameRecord, HostedTurn, Hosting, Pass, Play, Timeout
+from shuangkou.games.shuangkou.bots import GreedyBot, HostingBot, RandomBot, bot_action
+from shuangkou.games.shuangkou.config import load_config
+from shuangkou.games.shuangkou.game import Escape, Game, GameError, GameRecord, HostedTurn, Hosting, Pass, Play, Timeout
 from shuangkou.simulate import play_game
 
 POINTS = load_config("points")

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuangkou.bots import GreedyBot, HostingBot, RandomBot, bot_action
 from shuangkou.cards import counts_of
-from shuangkou.config import RoomConfig, load_config
-from shuangkou.game import (
+from shuangkou.games.shuangkou.bots import GreedyBot, HostingBot, RandomBot, bot_action
+from shuangkou.games.shuangkou.config import RoomConfig, load_config
+from shuangkou.games.shuangkou.game import (
     Action,
     Escape,
     Game,

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shuangkou.cards import DECK, format_cards
-from shuangkou.config import RoomConfig, load_config
-from shuangkou.game import Escape, Game, GameError, GameRecord, HostedTurn, Hosting, Pass, Play, Timeout
-from shuangkou.scoring import partner_of, team_of
+from shuangkou.games.shuangkou.config import RoomConfig, load_config
+from shuangkou.games.shuangkou.game import Escape, Game, GameError, GameRecord, HostedTurn, Hosting, Pass, Play, Timeout
+from shuangkou.games.shuangkou.scoring import partner_of, team_of
 
 CLASSIC = load_config("classic")
 MANUAL = load_config("classic", {"auto_pass": False})  # every pass by hand, to follow C2.1 step by step

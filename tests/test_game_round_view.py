@@ -9,9 +9,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuangkou.bots import RandomBot, bot_action
-from shuangkou.config import RoomConfig, load_config
-from shuangkou.game import Game, Pass, Play, Timeout
+from shuangkou.games.shuangkou.bots import RandomBot, bot_action
+from shuangkou.games.shuangkou.config import RoomConfig, load_config
+from shuangkou.games.shuangkou.game import Game, Pass, Play, Timeout
 
 CONFIGS = [
     load_config("points"),

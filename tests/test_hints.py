@@ -7,11 +7,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuangkou.bots import GreedyBot, HintBot, Seen, _wins_after, bot_action, hint_moves, whole_hand
-from shuangkou.combos import Combo, Kind, classify
-from shuangkou.config import load_config
-from shuangkou.game import Game, Play
-from shuangkou.moves import legal_moves
+from shuangkou.games.shuangkou.bots import GreedyBot, HintBot, Seen, _wins_after, bot_action, hint_moves, whole_hand
+from shuangkou.games.shuangkou.combos import Combo, Kind, classify
+from shuangkou.games.shuangkou.config import load_config
+from shuangkou.games.shuangkou.game import Game, Play
+from shuangkou.games.shuangkou.moves import legal_moves
 from shuangkou.simulate import simulate
 
 POINTS = load_config("points")

@@ -1,8 +1,8 @@
-"""The order of :func:`~shuangkou.moves.legal_moves` and the hosting choice, move for move,
+"""The order of :func:`~shuangkou.games.shuangkou.moves.legal_moves` and the hosting choice, move for move,
 against the generator they replaced (RULES R2.2, R2.3, R11.2).
 
 The brute-force reference (``reference.py``) checks *which* moves a hand has; it has no
-order. Hint order is defined by :func:`~shuangkou.moves.hint_key` up to ties (moves equal
+order. Hint order is defined by :func:`~shuangkou.games.shuangkou.moves.hint_key` up to ties (moves equal
 in strength, jokers, big jokers, kind and length), which keep the order the generator makes
 them in: runs with the same jokers in one window by the natural cards they take, serial
 bombs in the order a set of counts iterates. The previous generator, a straightforward walk
@@ -20,7 +20,7 @@ from functools import cache, partial
 import pytest
 
 from shuangkou.cards import DECK, Card, Counts, counts_of
-from shuangkou.combos import (
+from shuangkou.games.shuangkou.combos import (
     ACE_SLOT,
     BJ_SLOT,
     RUN_SHAPES,
@@ -39,8 +39,8 @@ from shuangkou.combos import (
     to_counts,
     wild_jokers,
 )
-from shuangkou.moves import hint_key, hosting_move, legal_moves
-from shuangkou.rules import DEFAULT_RULES, Rules
+from shuangkou.games.shuangkou.moves import hint_key, hosting_move, legal_moves
+from shuangkou.games.shuangkou.rules import DEFAULT_RULES, Rules
 
 VARIANTS = {
     "default": DEFAULT_RULES,

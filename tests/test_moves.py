@@ -8,9 +8,9 @@ import pytest
 from reference import comparable, ref_legal_moves
 
 from shuangkou.cards import format_counts, parse_cards, parse_counts
-from shuangkou.combos import Combo, Kind, beats, classify
-from shuangkou.moves import hint_key, hosting_move, legal_moves
-from shuangkou.rules import DEFAULT_RULES, Rules
+from shuangkou.games.shuangkou.combos import Combo, Kind, beats, classify
+from shuangkou.games.shuangkou.moves import hint_key, hosting_move, legal_moves
+from shuangkou.games.shuangkou.rules import DEFAULT_RULES, Rules
 
 NO_HOSTING_BOMBS = Rules(hosting_bombs=False)
 LARGEST = Rules(four_joker_bomb="largest")

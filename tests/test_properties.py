@@ -19,9 +19,9 @@ from reference import (
 )
 
 from shuangkou.cards import DECK, Card, Counts, Rank, counts_of
-from shuangkou.combos import Combo, Kind, beats, bomb_key, classify, playable_readings
-from shuangkou.moves import hint_key, hosting_move, legal_move_runs, legal_moves
-from shuangkou.rules import Rules
+from shuangkou.games.shuangkou.combos import Combo, Kind, beats, bomb_key, classify, playable_readings
+from shuangkou.games.shuangkou.moves import hint_key, hosting_move, legal_move_runs, legal_moves
+from shuangkou.games.shuangkou.rules import Rules
 
 EXAMPLES = settings.default.max_examples
 # R5.4: among ordinary readings of equal top, triple run > pair run > straight.

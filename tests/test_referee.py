@@ -23,10 +23,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from shuangkou.bots import GreedyBot, HostingBot, RandomBot
 from shuangkou.cli import main
-from shuangkou.config import RoomConfig, load_config
-from shuangkou.game import Action, Escape, Game, HostedTurn, Hosting, action_to_dict
+from shuangkou.games.shuangkou.bots import GreedyBot, HostingBot, RandomBot
+from shuangkou.games.shuangkou.config import RoomConfig, load_config
+from shuangkou.games.shuangkou.game import Action, Escape, Game, HostedTurn, Hosting, action_to_dict
 from shuangkou.referee import ScenarioError, referee
 from shuangkou.simulate import play_game
 

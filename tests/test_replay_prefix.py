@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from shuangkou.cli import main
-from shuangkou.config import load_config
+from shuangkou.games.shuangkou.config import load_config
 from shuangkou.store import Store
 
 CONFIG = load_config("points").to_json()

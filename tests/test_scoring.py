@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shuangkou.combos import classify
-from shuangkou.config import RoomConfig, load_config
-from shuangkou.scoring import (
+from shuangkou.games.shuangkou.combos import classify
+from shuangkou.games.shuangkou.config import RoomConfig, load_config
+from shuangkou.games.shuangkou.scoring import (
     BombPlay,
     ScoringError,
     Settlement,
@@ -131,7 +131,7 @@ def test_bomb_play_checks() -> None:
 
 
 def test_game_bomb_plays_are_accepted() -> None:
-    from shuangkou.game import BombPlay as GameBombPlay
+    from shuangkou.games.shuangkou.game import BombPlay as GameBombPlay
 
     score = scoring_phase([GameBombPlay(2, classify("4444")), GameBombPlay(4, classify("5555"))], POINTS)
     assert score.phase == 5

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shuangkou.combos import classify
-from shuangkou.config import RoomConfig, load_config
-from shuangkou.scoring import (
+from shuangkou.games.shuangkou.combos import classify
+from shuangkou.games.shuangkou.config import RoomConfig, load_config
+from shuangkou.games.shuangkou.scoring import (
     TABLE_SEATS,
     BombPlay,
     ScoringError,

@@ -22,11 +22,11 @@ from server_fixtures import (
     weakest,
 )
 
-from shuangkou.bots import Bot, Seen, hint_moves, make_bot
-from shuangkou.combos import Combo
-from shuangkou.config import BotLevel, RoomConfig, load_config
-from shuangkou.expert import Budget, ExpertBot
-from shuangkou.game import Game, Hosting, Pass, Play, action_to_dict
+from shuangkou.games.shuangkou.bots import Bot, Seen, hint_moves, make_bot
+from shuangkou.games.shuangkou.combos import Combo
+from shuangkou.games.shuangkou.config import BotLevel, RoomConfig, load_config
+from shuangkou.games.shuangkou.expert import Budget, ExpertBot
+from shuangkou.games.shuangkou.game import Game, Hosting, Pass, Play, action_to_dict
 from shuangkou.server.bots import LEVEL_BOTS, ExpertPool, move_seed
 from shuangkou.server.record import TableRecord, restore_game
 from shuangkou.server.state import AppState

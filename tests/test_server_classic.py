@@ -28,9 +28,9 @@ from server_fixtures import (
     weakest,
 )
 
-from shuangkou.bots import Seen, hint_moves
-from shuangkou.config import RoomConfig, load_config
-from shuangkou.game import Game, Pass, Play
+from shuangkou.games.shuangkou.bots import Seen, hint_moves
+from shuangkou.games.shuangkou.config import RoomConfig, load_config
+from shuangkou.games.shuangkou.game import Game, Pass, Play
 from shuangkou.server.client import ClientError
 from shuangkou.server.lobby import SHIPPED_ROOMS, Lobby
 from shuangkou.store import Store

@@ -22,7 +22,7 @@ from server_fixtures import (
 )
 from sqlalchemy import URL, create_engine
 
-from shuangkou.config import MAX_AMOUNT
+from shuangkou.games.shuangkou.config import MAX_AMOUNT
 from shuangkou.server.client import ClientError
 from shuangkou.store import Store
 

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuangkou.bots import RandomBot, bot_action
-from shuangkou.config import load_config
-from shuangkou.game import Game, GameError, Play, action_to_dict
+from shuangkou.games.shuangkou.bots import RandomBot, bot_action
+from shuangkou.games.shuangkou.config import load_config
+from shuangkou.games.shuangkou.game import Game, GameError, Play, action_to_dict
 from shuangkou.server.record import SeatRecord, TableRecord, restore_game, stored_bot_level
 from shuangkou.store import Store
 

@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from shuangkou.config import load_config
-from shuangkou.game import Escape, Game, HostedTurn, Hosting, Pass, Play, Timeout
+from shuangkou.games.shuangkou.config import load_config
+from shuangkou.games.shuangkou.game import Escape, Game, HostedTurn, Hosting, Pass, Play, Timeout
 from shuangkou.server.render import moves_json
 
 

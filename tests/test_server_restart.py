@@ -35,9 +35,9 @@ from server_processes import (
 )
 from sqlalchemy import create_engine, text
 
-from shuangkou.bots import HintBot
 from shuangkou.cli import main
-from shuangkou.config import config_from_dict
+from shuangkou.games.shuangkou.bots import HintBot
+from shuangkou.games.shuangkou.config import config_from_dict
 from shuangkou.server.client import Client
 from shuangkou.server.process import ServerProcess
 from shuangkou.simulate import play_game

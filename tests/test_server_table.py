@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from shuangkou.bots import Seen, hint_moves
 from shuangkou.cards import parse_cards
-from shuangkou.combos import Combo
-from shuangkou.config import RoomConfig, load_config
-from shuangkou.game import Game, Play
+from shuangkou.games.shuangkou.bots import Seen, hint_moves
+from shuangkou.games.shuangkou.combos import Combo
+from shuangkou.games.shuangkou.config import RoomConfig, load_config
+from shuangkou.games.shuangkou.game import Game, Play
 from shuangkou.server.clock import Turn
 from shuangkou.server.connection import Connection
 from shuangkou.server.inbox import Received, Sit, Watch

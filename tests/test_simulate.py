@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from shuangkou.bots import make_bot
 from shuangkou.cli import main
-from shuangkou.config import load_config
-from shuangkou.game import Game
+from shuangkou.games.shuangkou.bots import make_bot
+from shuangkou.games.shuangkou.config import load_config
+from shuangkou.games.shuangkou.game import Game
 from shuangkou.simulate import Report, bot_of_seat, play_game, simulate, wilson_interval
 
 POINTS = load_config("points")

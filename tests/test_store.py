@@ -30,6 +30,7 @@ from sqlalchemy import URL, create_engine, text
 from sqlalchemy.exc import OperationalError
 from store_fixtures import pg_database_fixture, store_fixture, url_fixture  # noqa: F401 - fixtures
 
+from shuangkou.games.shuangkou.config import MAX_AMOUNT
 from shuangkou.store import (
     EDITIONS,
     BalanceFloorError,
@@ -49,7 +50,6 @@ from shuangkou.store import (
     metadata,
     validate_name,
 )
-from shuangkou.config import MAX_AMOUNT
 from shuangkou.store import errors as store_errors
 from shuangkou.store.schema import utc_now
 

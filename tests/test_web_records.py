@@ -29,8 +29,8 @@ from test_web import (
 )
 
 from shuangkou.cards import DECK
-from shuangkou.config import config_from_dict
-from shuangkou.game import Game
+from shuangkou.games.shuangkou.config import config_from_dict
+from shuangkou.games.shuangkou.game import Game
 from shuangkou.server.process import ServerProcess as Server
 from shuangkou.server.record import TableRecord
 

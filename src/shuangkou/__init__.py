@@ -37,12 +37,12 @@ from .cards import (
     parse_card,
     parse_cards,
 )
-from .combos import Combo, InvalidCombination, Kind, beats, bomb_key, classify, readings
-from .config import ConfigError, RoomConfig, load_config
-from .game import Escape, Game, GameError, HostedTurn, Hosting, Pass, Play, Timeout
-from .moves import hint_key, hosting_move, legal_moves
-from .rules import DEFAULT_RULES, Rules, RulesError
-from .scoring import Settlement, scoring_phase, settle
+from .games.shuangkou.combos import Combo, InvalidCombination, Kind, beats, bomb_key, classify, readings
+from .games.shuangkou.config import ConfigError, RoomConfig, load_config
+from .games.shuangkou.game import Escape, Game, GameError, HostedTurn, Hosting, Pass, Play, Timeout
+from .games.shuangkou.moves import hint_key, hosting_move, legal_moves
+from .games.shuangkou.rules import DEFAULT_RULES, Rules, RulesError
+from .games.shuangkou.scoring import Settlement, scoring_phase, settle
 
 __all__ = [
     "DECK",

@@ -23,14 +23,14 @@ from typing import TYPE_CHECKING, NoReturn, TypeAlias
 
 from tqdm import tqdm
 
-from .bots import BOTS
 from .cards import DECK, HAND_SIZE, Card, CardParseError, format_cards, parse_cards
-from .combos import KIND_NAMES, Combo, InvalidCombination, beats, bomb_key, classify
-from .config import ConfigError, check_config_main, load_config, parse_override
-from .expert import DEFAULT_ROLLOUTS, Budget
-from .moves import hosting_move, legal_moves
+from .games.shuangkou.bots import BOTS
+from .games.shuangkou.combos import KIND_NAMES, Combo, InvalidCombination, beats, bomb_key, classify
+from .games.shuangkou.config import ConfigError, check_config_main, load_config, parse_override
+from .games.shuangkou.expert import DEFAULT_ROLLOUTS, Budget
+from .games.shuangkou.moves import hosting_move, legal_moves
+from .games.shuangkou.rules import Rules, RulesError
 from .referee import ScenarioError, referee
-from .rules import Rules, RulesError
 from .simulate import simulate
 
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ is a :class:`Refusal` (or a subclass naming where it came from) whose ``code`` i
 :data:`ErrorCode`. The set is closed: ``mypy --strict`` rejects a code that is not in it,
 and ``tests/test_errors.py`` fails when one is not documented in ``docs/protocol.md``.
 
->>> from shuangkou.game import GameError
+>>> from shuangkou.games.shuangkou.game import GameError
 >>> problem = GameError("not_your_turn", "it is seat 1's turn, not seat 0's")
 >>> isinstance(problem, Refusal), problem.to_dict()
 (True, {'type': 'error', 'code': 'not_your_turn', 'message': "it is seat 1's turn, not seat 0's"})
@@ -65,7 +65,7 @@ ErrorCode = Literal[
     "bad_record",
     "replay_mismatch",
     "not_finished",
-    # settling a game (shuangkou.scoring)
+    # settling a game (shuangkou.games.shuangkou.scoring)
     "bad_settlement",
     # the referee
     "bad_scenario",

@@ -13,10 +13,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from .config import ConfigError, RoomConfig, load_config
 from .errors import ErrorCode, Refusal
-from .game import Game, GameError, HostedTurn, action_from_dict
-from .scoring import scoring_phase
+from .games.shuangkou.config import ConfigError, RoomConfig, load_config
+from .games.shuangkou.game import Game, GameError, HostedTurn, action_from_dict
+from .games.shuangkou.scoring import scoring_phase
 
 __all__ = ["Scenario", "ScenarioError", "referee"]
 

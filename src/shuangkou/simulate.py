@@ -18,11 +18,11 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 
-from .bots import Bot, bot_action, make_bot
-from .config import RoomConfig
-from .expert import Budget
-from .game import Escape, Game, HostedTurn, Timeout
-from .scoring import scoring_phase
+from .games.shuangkou.bots import Bot, bot_action, make_bot
+from .games.shuangkou.config import RoomConfig
+from .games.shuangkou.expert import Budget
+from .games.shuangkou.game import Escape, Game, HostedTurn, Timeout
+from .games.shuangkou.scoring import scoring_phase
 
 __all__ = ["GameSummary", "Report", "play_game", "simulate", "wilson_interval"]
 
@@ -251,7 +251,7 @@ def simulate(
 ) -> Report:
     """Play ``games`` games with seeds ``seed``, ``seed + 1``, … and collect a report.
     ``progress`` is called with the number of games finished in each step; ``expert`` is
-    the search budget of the expert bot (:class:`~shuangkou.expert.Budget`)."""
+    the search budget of the expert bot (:class:`~shuangkou.games.shuangkou.expert.Budget`)."""
     for name in bots:
         make_bot(name)  # fails early on an unknown name
     report = Report(config.name, bots, seats=config.seats)

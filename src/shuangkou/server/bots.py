@@ -2,9 +2,9 @@
 moves are chosen.
 
 Easy and normal bots choose in the event loop: a move costs them well under a millisecond.
-An expert searches for tens of milliseconds per move (:mod:`shuangkou.expert`), which would
+An expert searches for tens of milliseconds per move (:mod:`shuangkou.games.shuangkou.expert`), which would
 hold up every table of the server; its moves are chosen in a pool of worker processes
-(:class:`ExpertPool`) from the bot's own view (:class:`~shuangkou.bots.Seen`: what its
+(:class:`ExpertPool`) from the bot's own view (:class:`~shuangkou.games.shuangkou.bots.Seen`: what its
 seat may see, nothing more), while the table goes on handling its inbox.
 """
 
@@ -18,15 +18,15 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
-from ..bots import Bot, Seen, make_bot
-from ..combos import Combo
-from ..config import BotLevel, RoomConfig
-from ..expert import Budget, ExpertBot
+from ..games.shuangkou.bots import Bot, Seen, make_bot
+from ..games.shuangkou.combos import Combo
+from ..games.shuangkou.config import BotLevel, RoomConfig
+from ..games.shuangkou.expert import Budget, ExpertBot
 
 __all__ = ["LEVEL_BOTS", "ExpertPool", "SeatBot", "default_expert_workers", "move_seed"]
 
 LEVEL_BOTS: dict[BotLevel, str] = {"easy": "hosting", "normal": "greedy", "expert": "expert"}
-"""The bot (:data:`shuangkou.bots.BOTS`) that plays at each level."""
+"""The bot (:data:`shuangkou.games.shuangkou.bots.BOTS`) that plays at each level."""
 
 
 @dataclass(frozen=True, slots=True)

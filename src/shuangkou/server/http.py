@@ -13,9 +13,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..config import BotLevel
 from ..errors import ErrorCode
-from ..game import seat_team
+from ..games.shuangkou.config import BotLevel
+from ..games.shuangkou.game import seat_team
 from ..store import InvalidNameError, LedgerEntry, StoredGame, StoreError, UnknownAccountError
 from . import protocol as p
 from .lobby import LobbyError

@@ -13,8 +13,8 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from ..combos import Combo
-from ..game import Game
+from ..games.shuangkou.combos import Combo
+from ..games.shuangkou.game import Game
 from ..store import Account
 from .bots import SeatBot
 from .clock import Turn

@@ -70,7 +70,7 @@ from urllib.parse import urlsplit
 import msgspec
 import orjson
 
-from ..config import SHIPPED_NAMES
+from ..games.shuangkou.config import SHIPPED_NAMES
 from .client import join_after
 from .cpubudget import CpuBudget, CpuBudgetError
 from .leansocket import LeanSocket

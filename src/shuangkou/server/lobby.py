@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ..config import EDITIONS, ConfigError, load_config
+from ..games.shuangkou.config import EDITIONS, ConfigError, load_config
 from ..store import Account, Fence, FencedError, Store, StoredGame
 from .bots import ExpertPool, SeatBot, default_expert_workers
 from .cluster import WAITING_LISTED, Cluster, Redirect

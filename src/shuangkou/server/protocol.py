@@ -14,9 +14,9 @@ from typing import Annotated, Any, Literal, NotRequired
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
-from ..combos import Kind
 from ..errors import ErrorBody, ErrorCode, Refusal
-from ..game import EscapeCostView
+from ..games.shuangkou.combos import Kind
+from ..games.shuangkou.game import EscapeCostView
 from .views import AccountView, EventView, MoveView, RoomSummary, TableView
 
 __all__ = [

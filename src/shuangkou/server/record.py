@@ -17,8 +17,8 @@ from typing import Any, get_args
 
 import orjson
 
-from ..config import BotLevel, RoomConfig, config_from_dict
-from ..game import Game, GameError, GameRecord
+from ..games.shuangkou.config import BotLevel, RoomConfig, config_from_dict
+from ..games.shuangkou.game import Game, GameError, GameRecord
 from ..store import LedgerEntry, StoredGame
 
 __all__ = ["SeatRecord", "TableRecord", "balances_before", "restore_game", "stored_actions", "stored_bot_level"]
@@ -90,7 +90,7 @@ def restore_game(stored: StoredGame) -> tuple[TableRecord, Game]:
     """The stored game's record, and the game replayed from it and the stored actions under
     the stored configuration. The record's events are compared when it holds every stored
     action (a finished game's record); a running game's record was written at the deal.
-    Raises :class:`GameError` or :class:`~shuangkou.config.ConfigError` (``ValueError``s)
+    Raises :class:`GameError` or :class:`~shuangkou.games.shuangkou.config.ConfigError` (``ValueError``s)
     when the game does not replay."""
     if not stored.record_json:
         raise GameError("bad_record", f"game {stored.game_id} has no record")

@@ -18,7 +18,7 @@ from typing import Any
 import orjson
 
 from ..cards import Counts, format_counts
-from ..combos import Combo
+from ..games.shuangkou.combos import Combo
 
 __all__ = ["move_body", "moves_json"]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..config import RoomConfig
 from ..errors import Refusal
+from ..games.shuangkou.config import RoomConfig
 from .views import RoomSummary
 
 __all__ = ["LobbyError", "Room", "TableFull"]

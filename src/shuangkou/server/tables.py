@@ -23,11 +23,11 @@ from typing import Any, TypeVar, assert_never
 
 import orjson
 
-from ..bots import GreedyBot, Seen, bot_action
-from ..combos import Combo
-from ..config import RoomConfig
 from ..errors import ErrorCode
-from ..game import (
+from ..games.shuangkou.bots import GreedyBot, Seen, bot_action
+from ..games.shuangkou.combos import Combo
+from ..games.shuangkou.config import RoomConfig
+from ..games.shuangkou.game import (
     Action,
     Escape,
     EscapeCost,
@@ -42,7 +42,7 @@ from ..game import (
     Timeout,
     action_to_dict,
 )
-from ..scoring import Settlement, SettlementView, TableSettlement, TableSettlementView
+from ..games.shuangkou.scoring import Settlement, SettlementView, TableSettlement, TableSettlementView
 from ..store import Account, Fence, FencedError, Payout, Store
 from . import protocol as p
 from .bots import ExpertPool, SeatBot, default_expert_workers, move_seed

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Literal, NotRequired
 
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
-from ..bots import Seen, hint_moves
-from ..combos import ComboView, Kind
-from ..config import BotLevel
-from ..game import EscapeCostView, Game, GameView
-from ..scoring import SettlementView, TableSettlementView
+from ..games.shuangkou.bots import Seen, hint_moves
+from ..games.shuangkou.combos import ComboView, Kind
+from ..games.shuangkou.config import BotLevel
+from ..games.shuangkou.game import EscapeCostView, Game, GameView
+from ..games.shuangkou.scoring import SettlementView, TableSettlementView
 from .render import moves_json
 
 if TYPE_CHECKING:
@@ -122,7 +122,7 @@ class RoomSummary(TypedDict):
 
 
 class TurnMoves:
-    """The legal moves of the seat to act in hint order (:func:`~shuangkou.bots.hint_moves`),
+    """The legal moves of the seat to act in hint order (:func:`~shuangkou.games.shuangkou.bots.hint_moves`),
     as JSON text computed once per turn (a lead's moves number thousands: encoding them anew
     for every message would cost more than everything else a state costs)."""
 

@@ -1,6 +1,6 @@
 """The expert player: determinized Monte Carlo search over what one seat has seen.
 
-The expert knows what :class:`~shuangkou.bots.Seen` holds — its own hand, the plays so far,
+The expert knows what :class:`~shuangkou.games.shuangkou.bots.Seen` holds — its own hand, the plays so far,
 every seat's card count — and the room's rules, nothing else. The cards it has not seen
 are the other hands and, with two seats, the 54 undealt cards (R1.3). To choose a move it
 
@@ -11,7 +11,7 @@ are the other hands and, with two seats, the 54 undealt cards (R1.3). To choose 
    opponent's passes and follows said of its hand (:func:`opponent_clues`,
    :class:`OpponentDealer`) — and plays each candidate in that world to the end with a
    fast policy for every seat (a *rollout*, on :class:`Playout`, a light model of the
-   turn order that :class:`~shuangkou.game.Game` keeps; an opponent that plays as
+   turn order that :class:`~shuangkou.games.shuangkou.game.Game` keeps; an opponent that plays as
    hosting is played by hosting, :func:`plays_like_hosting`);
 3. repeats over fresh worlds, the same worlds for every candidate still in the race,
    dropping the worse half after each stage (successive halving, the greedy planner's
@@ -32,8 +32,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ...cards import DECK, NUM_SLOTS, Counts, counts_of
 from .bots import GreedyBot, Seen, hint_moves, whole_hand
-from .cards import DECK, NUM_SLOTS, Counts, counts_of
 from .combos import BJ_SLOT, SJ_SLOT, TWO_SLOT, Combo, Kind
 from .config import DEFAULT_EXPERT_ROLLOUTS, RoomConfig
 from .moves import hosting_move, legal_moves
@@ -290,7 +290,7 @@ class OpponentDealer:
 class Playout:
     """A light model of one game's turn order for rollouts: hands as counts, the table,
     passes, the finishing order and every seat's bombs — the rules of
-    :class:`~shuangkou.game.Game` (R2, C2) without cards, events, timers or undo. Built
+    :class:`~shuangkou.games.shuangkou.game.Game` (R2, C2) without cards, events, timers or undo. Built
     from a seat's view and the hands of one determinization."""
 
     __slots__ = (
@@ -432,7 +432,7 @@ class _Scorer:
 
 
 def greedy_policy(seen: Seen) -> Combo | None:
-    """The greedy planner (:class:`~shuangkou.bots.GreedyBot`) as a rollout policy."""
+    """The greedy planner (:class:`~shuangkou.games.shuangkou.bots.GreedyBot`) as a rollout policy."""
     return _GREEDY.choose(seen)
 
 

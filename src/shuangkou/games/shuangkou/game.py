@@ -9,7 +9,7 @@ returns the events it caused; an illegal action raises :class:`GameError` and ch
 nothing. :meth:`~Game.undo` takes the last action back. Automatic passes (R2.6) follow
 from the state and are applied by the game itself. Clocks, connections and balances live
 outside: the server sends a :class:`Timeout` when a turn timer runs out and settles a
-finished game with :func:`shuangkou.scoring`. A :class:`GameRecord` holds everything
+finished game with :func:`shuangkou.games.shuangkou.scoring`. A :class:`GameRecord` holds everything
 needed to replay a game.
 """
 
@@ -28,7 +28,7 @@ from typing import Literal, NamedTuple, NotRequired
 import orjson
 from typing_extensions import TypedDict  # pydantic reads it for schemas on Python < 3.12
 
-from .cards import (
+from ...cards import (
     DECK,
     EMPTY,
     HAND_SIZE,
@@ -43,9 +43,9 @@ from .cards import (
     parse_card,
     parse_cards,
 )
+from ...errors import Refusal
 from .combos import KIND_NAMES, Combo, ComboView, InvalidCombination, Kind, beats, classify
 from .config import ConfigError, RoomConfig, config_from_dict
-from .errors import Refusal
 from .moves import hosting_move, legal_moves
 from .rules import Rules
 from .scoring import (
@@ -117,7 +117,7 @@ class Play:
 
     @classmethod
     def move(cls, seat: int, move: Combo) -> Play:
-        """The play of a move from :func:`~shuangkou.moves.legal_moves`, under its reading."""
+        """The play of a move from :func:`~shuangkou.games.shuangkou.moves.legal_moves`, under its reading."""
         return cls(seat, _cards_of(move.cards), move.kind)
 
 

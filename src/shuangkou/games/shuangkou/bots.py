@@ -3,7 +3,7 @@ uniform random player, and a greedy planner, for two seats or four (RULES-CLASSI
 
 A bot sees what a player sees (:class:`Seen`): its own hand, the table and who played
 it, every seat's card count and team, the finishing order and the plays so far. It
-answers with the :class:`~shuangkou.combos.Combo` to play, or None to pass;
+answers with the :class:`~shuangkou.games.shuangkou.combos.Combo` to play, or None to pass;
 :func:`bot_action` turns that answer into the game action of the seat to act.
 """
 
@@ -16,7 +16,7 @@ from itertools import chain, compress, repeat
 from operator import itemgetter, le, ne, not_
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
-from .cards import Counts
+from ...cards import Counts
 from .combos import BJ_SLOT, SJ_SLOT, Combo, Kind, playable_readings
 from .config import RoomConfig, load_config
 from .game import Action, Game, Pass, Play, PlayRecord
@@ -267,7 +267,7 @@ class _Groups(NamedTuple):
     @classmethod
     def of(cls, hand: Counts, moves: list[Combo]) -> _Groups:
         """Sort out ``moves``, the legal moves of ``hand`` in hint order (ordinary moves first,
-        bombs after them: :func:`~shuangkou.moves.hint_key`)."""
+        bombs after them: :func:`~shuangkou.games.shuangkou.moves.hint_key`)."""
         split = bisect_left(moves, 1, key=_PHASE)  # only bombs have a phase (R4)
         ordinary, bombs = moves[:split], moves[split:]
         ranks = hand[:SJ_SLOT]
@@ -324,7 +324,7 @@ class HintBot:
 
 def whole_hand(hand: Counts, table: Combo | None, rules: Rules, moves: list[Combo] | None = None) -> Combo | None:
     """The whole hand as one move, when it is one (and beats the table): its strongest
-    reading that may be played now (R5.3), as :func:`~shuangkou.combos.classify` reads it.
+    reading that may be played now (R5.3), as :func:`~shuangkou.games.shuangkou.combos.classify` reads it.
     ``moves``, the legal moves when listed, hold it when it is one: without it among them
     the hand is not classified (a failed classification costs more than listing the moves)."""
     if moves is not None and hand not in map(_CARDS, moves):
@@ -343,7 +343,7 @@ BOTS: dict[str, str] = {
     "greedy": "the greedy planner",
     "random": "uniformly random among the legal moves",
     "hint": "always the first hint",
-    "expert": "determinized Monte Carlo search (shuangkou.expert)",
+    "expert": "determinized Monte Carlo search (shuangkou.games.shuangkou.expert)",
 }
 
 

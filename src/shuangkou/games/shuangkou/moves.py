@@ -1,6 +1,6 @@
 """Legal moves, hint order and the hosting choice (RULES R2.2–R2.4, §3–6, R11.2).
 
-A move is a :class:`~shuangkou.combos.Combo`: the cards it takes from the hand and how
+A move is a :class:`~shuangkou.games.shuangkou.combos.Combo`: the cards it takes from the hand and how
 they read. Two moves differ when their cards differ (``5678 SJ`` and ``5678 BJ`` are two
 moves) or when one set of cards may be named as two kinds (R5.4).
 
@@ -23,7 +23,7 @@ from functools import cache, lru_cache
 from itertools import accumulate, chain
 from operator import itemgetter
 
-from .cards import Card, Counts
+from ...cards import Card, Counts
 from .combos import (
     ACE_SLOT,
     BJ_SLOT,

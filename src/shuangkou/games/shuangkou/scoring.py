@@ -17,8 +17,8 @@ not have, three balances, a loser without cards, ...) raises :class:`ScoringErro
 The worked example of R10.4 (wealth edition, X = 1000; A played a 6-phase bomb, B a
 7-phase bomb; A escapes):
 
->>> from shuangkou.combos import classify
->>> from shuangkou.config import load_config
+>>> from shuangkou.games.shuangkou.combos import classify
+>>> from shuangkou.games.shuangkou.config import load_config
 >>> wealth = load_config("wealth")
 >>> s = settle_escape(
 ...     wealth,
@@ -43,9 +43,9 @@ from typing import Literal, Protocol, TypeVar
 
 from typing_extensions import TypedDict  # pydantic reads it for the protocol schema on Python < 3.12
 
+from ...errors import Refusal
 from .combos import Combo, ComboView, Kind
 from .config import RoomConfig, TeamResult
-from .errors import Refusal
 
 __all__ = [
     "TABLE_SEATS",

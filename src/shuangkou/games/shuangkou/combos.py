@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from typing_extensions import TypedDict  # pydantic reads it for schemas on Python < 3.12
 
-from .cards import NUM_SLOTS, Card, Counts, Rank, counts_of, format_counts, parse_cards
+from ...cards import NUM_SLOTS, Card, Counts, Rank, counts_of, format_counts, parse_cards
 from .rules import DEFAULT_RULES, Rules
 
 __all__ = [

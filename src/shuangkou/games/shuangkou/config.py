@@ -56,7 +56,7 @@ from typing import Annotated, Any, Literal, NamedTuple, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from .cards import HAND_SIZE
+from ...cards import HAND_SIZE
 from .rules import FourJokerBomb, Rules, WildJokers
 
 __all__ = [
@@ -124,7 +124,7 @@ MAX_CARDS_LEFT = HAND_SIZE
 SMALLEST_BOMB_PHASE = 4  # R4.1
 
 DEFAULT_EXPERT_ROLLOUTS = 60
-"""Rollouts per move of an expert bot by default (``expert_rollouts``; :mod:`shuangkou.expert`)."""
+"""Rollouts per move of an expert bot by default (``expert_rollouts``; :mod:`shuangkou.games.shuangkou.expert`)."""
 
 MAX_AMOUNT = 10**15
 """The largest amount of money a room file may name (match points, level thresholds, the
@@ -612,7 +612,7 @@ class RoomConfig(_Frozen):
     def escape_penalty(self, balance_a: int, balance_b: int) -> int:
         """The escape penalty for players of these balances: match points X (R9.4) times the
         escape multiplier (R10.3). Tables show it before a player leaves; every escape's
-        settlement (:func:`shuangkou.scoring.settle_escape`) charges it."""
+        settlement (:func:`shuangkou.games.shuangkou.scoring.settle_escape`) charges it."""
         return self.match_points_for(balance_a, balance_b) * self.escape_multiplier
 
     @property
