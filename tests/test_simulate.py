@@ -176,7 +176,7 @@ def test_C1_1_four_seat_games_are_played_to_the_end_with_the_teams_rotated() -> 
         assert summary.deltas == tuple(
             sum(settlement.deltas[seat] for seat in range(4) if bot_at[seat] == bot) for bot in (0, 1)
         )
-        assert summary.phases == tuple(settlement.team_phases[bot_at.index(bot) % 2] for bot in (0, 1))  # C4.2
+        assert summary.figures == tuple(settlement.team_phases[bot_at.index(bot) % 2] for bot in (0, 1))  # C4.2
     assert on_even_seats == games // 2  # each bot plays seats 0+2 and 1+3 equally often
     stats = report.bot_stats()
     assert stats[0].wins + stats[1].wins == games

@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, NoReturn, TypeAlias
 from tqdm import tqdm
 
 from .cards import DECK, HAND_SIZE, Card, CardParseError, format_cards, parse_cards
-from .games.shuangkou.bots import BOTS
+from .games import load_room
 from .games.shuangkou.combos import KIND_NAMES, Combo, InvalidCombination, beats, bomb_key, classify
-from .games.shuangkou.config import ConfigError, check_config_main, load_config, parse_override
+from .games.shuangkou.config import ConfigError, check_config_main, parse_override
 from .games.shuangkou.expert import DEFAULT_ROLLOUTS, Budget
 from .games.shuangkou.moves import hosting_move, legal_moves
 from .games.shuangkou.rules import Rules, RulesError
@@ -391,10 +391,6 @@ def add_simulate(subparsers: Subparsers) -> None:
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    names = tuple(name.strip() for name in args.bots.split(","))
-    if len(names) != 2 or any(name not in BOTS for name in names):
-        choices = ", ".join(BOTS)
-        raise CommandError(f"--bots: expected two of {choices} separated by a comma, got {args.bots!r}")
     if args.games < 1 or args.jobs < 1:
         raise CommandError("--games and --jobs must be at least 1")
     try:
@@ -402,9 +398,13 @@ def run_simulate(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise CommandError(str(error)) from None
     try:
-        config = load_config(args.config, _overrides(args.set))
+        game, config = load_room(args.config, _overrides(args.set))
     except ConfigError as error:
         raise CommandError(str(error)) from None
+    names = tuple(name.strip() for name in args.bots.split(","))
+    if len(names) != 2 or any(name not in game.bots for name in names):
+        choices = ", ".join(game.bots)
+        raise CommandError(f"--bots: expected two of {choices} separated by a comma, got {args.bots!r}")
     with tqdm(total=args.games, unit="game", file=sys.stderr, disable=None) as bar:
         report = simulate(config, (names[0], names[1]), args.games, args.seed, args.jobs,
                           args.timeout_rate, args.escape_rate, bar.update, budget)

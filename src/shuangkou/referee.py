@@ -1,22 +1,25 @@
 """The referee: play a scenario (JSON in) and report the outcome (JSON out).
 
-A conformance interface for other implementations and for rule disputes, for two-seat
-rooms (RULES) and four-seat ones (RULES-CLASSIC); the format is documented in
-``docs/referee.md``. Automatic actions are the referee's own: auto-pass (R2.6, C2.4)
-comes from the game, and the moves of a hosted seat (R11.2) are made by the referee as
-soon as it is that seat's turn.
+A conformance interface for other implementations and for rule disputes, for any
+registered game (:mod:`shuangkou.games`); the format is documented in ``docs/referee.md``.
+A scenario names its room (``config``, whose game decides the rest), ``overrides``,
+``balances`` and ``actions``; its other keys say how the hand starts and are the game's
+(Shuangkou: ``hands`` and ``leader``, or ``seed``). Automatic actions are the referee's
+own: what the game does by itself (auto-pass, R2.6, C2.4) comes from the game, and the
+default actions of a hosted seat (R11.2) are made by the referee as soon as the hand waits
+for that seat.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import ErrorCode, Refusal
-from .games.shuangkou.config import ConfigError, RoomConfig, load_config
-from .games.shuangkou.game import Game, GameError, HostedTurn, action_from_dict
-from .games.shuangkou.scoring import scoring_phase
+from .games import load_room
+from .games.interface import Hand
+from .roomfiles import ConfigError
 
 __all__ = ["Scenario", "ScenarioError", "referee"]
 
@@ -37,39 +40,21 @@ class ScenarioError(Refusal, ValueError):
 
 
 class Scenario(BaseModel):
-    """A scenario: room configuration, balances, hands or seed, leader, actions. The
-    numbers of ``balances`` and ``hands`` and the range of ``leader`` depend on the room's
-    seats: :meth:`check_seats` checks them once the room is known."""
+    """What every scenario has: the room, its overrides, the balances and the actions. The
+    other keys are the game's start (:meth:`~shuangkou.games.interface.GameFamily.scenario`);
+    the number of ``balances`` is checked once the room is known."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="allow", frozen=True)
 
     config: str = "points"
     overrides: dict[str, Any] = Field(default_factory=dict)
     balances: tuple[int, ...] | None = None
-    hands: tuple[str, ...] | None = None
-    seed: int | None = None
-    leader: int = Field(default=0, ge=0)
     actions: list[dict[str, Any]] = Field(default_factory=list)
 
-    @model_validator(mode="after")
-    def _hands_or_seed(self) -> Scenario:
-        if self.hands is None and self.seed is None:
-            raise ValueError("give either 'hands' (one card string per seat) or 'seed' (a dealt game)")
-        if self.hands is not None and self.seed is not None:
-            raise ValueError("give 'hands' or 'seed', not both")
-        if self.seed is not None and "leader" in self.model_fields_set:
-            raise ValueError("'leader' goes with 'hands'; in a dealt game the flip card chooses it (R2.1)")
-        return self
-
-    def check_seats(self, seats: int) -> None:
-        """Raise ``bad_scenario`` unless ``hands`` and ``balances`` have one entry per seat
-        of a room of ``seats`` and ``leader`` is one of its seats."""
-        for key, values in (("hands", self.hands), ("balances", self.balances)):
-            if values is not None and len(values) != seats:
-                message = f"{key}: this room has {seats} seats: give one per seat, not {len(values)}"
-                raise ScenarioError("bad_scenario", message)
-        if self.leader >= seats:
-            raise ScenarioError("bad_scenario", f"leader: must be a seat 0 to {seats - 1}, not {self.leader}")
+    @property
+    def start(self) -> dict[str, Any]:
+        """The keys the game reads to start the hand."""
+        return dict(self.model_extra or {})
 
 
 def referee(data: object) -> dict[str, object]:
@@ -85,70 +70,29 @@ def referee(data: object) -> dict[str, object]:
         message = first["msg"].removeprefix("Value error, ")
         raise ScenarioError("bad_scenario", f"{where}: {message}") from None
     try:
-        config = load_config(scenario.config, scenario.overrides)
-    except ConfigError as error:
-        raise ScenarioError("bad_config", str(error)) from None
-    except (OSError, ValueError) as error:
-        raise ScenarioError("bad_config", str(error)) from None
-    scenario.check_seats(config.seats)
-    game = _start(scenario, config)
-    _host(game)
+        family, room = load_room(scenario.config, scenario.overrides)
+    except (ConfigError, OSError, ValueError, KeyError) as error:
+        raise ScenarioError("bad_config", str(error).strip('"')) from None
+    seats = room.seats
+    if scenario.balances is not None and len(scenario.balances) != seats:
+        message = f"balances: this room has {seats} seats: give one per seat, not {len(scenario.balances)}"
+        raise ScenarioError("bad_scenario", message)
+    try:
+        hand = family.scenario(room, scenario.start)
+    except Refusal as error:
+        raise ScenarioError(error.code, error.message) from None
+    _host(hand)
     for index, data_action in enumerate(scenario.actions):
         try:
-            game.apply(action_from_dict(data_action))
-            _host(game)
-        except GameError as error:
+            hand.apply(family.action_from_dict(data_action))
+            _host(hand)
+        except Refusal as error:
             raise ScenarioError(error.code, error.message, index) from None
-    return _outcome(game, config, scenario)
+    balances = scenario.balances or tuple(room.starting_balance for _ in range(seats))
+    return family.outcome(hand, room, balances)
 
 
-def _start(scenario: Scenario, config: RoomConfig) -> Game:
-    try:
-        if scenario.hands is not None:
-            return Game.from_hands(config, list(scenario.hands), scenario.leader)
-        return Game.deal(config, scenario.seed)
-    except GameError as error:
-        raise ScenarioError(error.code, error.message) from None
-    except ValueError as error:
-        raise ScenarioError("unknown_card", f"hands: {error}") from None
-
-
-def _host(game: Game) -> None:
-    """Make the moves of hosted seats while it is their turn."""
-    while not game.finished and game.hosting[game.to_act]:
-        game.apply(HostedTurn(game.to_act))
-
-
-def _outcome(game: Game, config: RoomConfig, scenario: Scenario) -> dict[str, object]:
-    """The outcome: two-seat games name the ``winner``; four-seat games the ``finish_order``
-    and the scoring team, ``winners`` (C2.2, C3.2), instead."""
-    seats = range(game.seats)
-    balances = scenario.balances or tuple(config.starting_balance for _ in seats)
-    outcome: dict[str, object] = {
-        "events": [event.to_dict() for event in game.events],
-        "finished": game.finished,
-        "to_act": None if game.finished else game.to_act,
-    }
-    if game.seats == 2:
-        outcome["winner"] = game.winner
-    outcome["result"] = game.result
-    if game.seats == 4:
-        outcome["finish_order"] = list(game.finish_order)
-        outcome["winners"] = list(game.winners) if game.finished else None
-    outcome.update(
-        cards_left=[len(hand) for hand in game.hands],
-        scoring_phase=[scoring_phase(game.bombs(seat), config).phase for seat in seats],
-        settlement=None,
-        deltas=None,
-        house=None,
-        balances_after=None,
-    )
-    if game.finished:
-        settlement = game.settlement(balances)
-        outcome.update(
-            settlement=settlement.to_dict(),
-            deltas=list(settlement.deltas),
-            house=settlement.house,
-            balances_after=list(settlement.balances_after),
-        )
-    return outcome
+def _host(hand: Hand) -> None:
+    """Make the default actions of hosted seats while the hand waits for them."""
+    while waiting := [wait.seat for wait in hand.waiting() if hand.hosted(wait.seat)]:
+        hand.apply(hand.default_action(waiting[0]))

@@ -1,11 +1,13 @@
-"""Playing games between bots, and many of them for a room's statistics.
+"""Playing games between bots, and many of them for a room's statistics, for any
+registered game (:mod:`shuangkou.games`).
 
 :func:`simulate` plays N seeded games between two bots (seats swapped every other game)
 under a room configuration and reports what an operator needs to tune the room's economy:
-win rates with 95 % confidence intervals, transfers per game, result levels, scoring
-phases, escapes and hosting. Optional timeouts and escapes make the games behave like
-real tables (R10, R11.3). In a four-seat room (RULES-CLASSIC) each bot plays a team: the
-two seats of one team (C1.1), the teams swapped every other game.
+win rates with 95 % confidence intervals, transfers per game, result levels, the game's
+own figure per seat (Shuangkou: scoring phases), escapes and hosting. Optional timeouts
+and escapes make the games behave like real tables (R10, R11.3). In a room of more seats
+each bot plays every other seat: with four Shuangkou seats, a team (C1.1), the teams
+swapped every other game.
 """
 
 from __future__ import annotations
@@ -17,56 +19,56 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
-from .games.shuangkou.bots import Bot, bot_action, make_bot
-from .games.shuangkou.config import RoomConfig
-from .games.shuangkou.expert import Budget
-from .games.shuangkou.game import Escape, Game, HostedTurn, Timeout
-from .games.shuangkou.scoring import scoring_phase
+from .games import family
+from .games.interface import Hand, Player, Room
 
 __all__ = ["GameSummary", "Report", "play_game", "simulate", "wilson_interval"]
 
 
 def play_game(
-    config: RoomConfig,
-    bots: Sequence[Bot],
+    config: Room,
+    bots: Sequence[Player],
     seed: int | None = None,
     timeout_rate: float = 0.0,
     escape_rate: float = 0.0,
-) -> Game:
-    """Deal a game (seeded when ``seed`` is given) and play it to the end with one bot per
-    seat. Each turn times out with probability ``timeout_rate`` (R11.3); with probability
-    ``escape_rate`` one seat leaves at a random turn (R10). A hosted seat is played by
-    hosting (R11.2)."""
-    game = Game.deal(config, seed)
+) -> Any:
+    """Deal a hand of the room's game (seeded when ``seed`` is given) and play it to the end
+    with one bot per seat. Each turn times out with probability ``timeout_rate`` (R11.3);
+    with probability ``escape_rate`` one seat leaves at a random turn (R10). A hosted seat
+    makes the game's default action (R11.2). Returns the finished hand."""
+    hand: Hand = family(config.game).deal(config, seed)
     chance = random.Random(seed)
     escape_turn = chance.randrange(60) if chance.random() < escape_rate else -1
     turn = 0
-    while not game.finished:
-        seat = game.to_act
-        if turn == escape_turn and game.escaped is None:
-            game.apply(Escape(seat))
-        elif game.hosting[seat]:
-            game.apply(HostedTurn(seat))
+    while waiting := hand.waiting():
+        seat = waiting[0].seat
+        escape = hand.escape_action(seat) if turn == escape_turn else None
+        if escape is not None:
+            hand.apply(escape)
+        elif hand.hosted(seat):
+            hand.apply(hand.default_action(seat))
         elif chance.random() < timeout_rate:
-            game.apply(Timeout(seat))
+            hand.apply(hand.timeout_action(seat))
         else:
-            game.apply(bot_action(game, bots[seat]))
+            hand.apply(bots[seat].act(hand, seat))
         turn += 1
-    return game
+    return hand
 
 
 @dataclass(frozen=True, slots=True)
 class GameSummary:
     """One simulated game, from the bots' point of view (index into the bot list). With
-    four seats a bot is a team: ``winner`` is the winning team's bot (C5.2), ``deltas``
-    the sum over the team's two seats and ``phases`` the team's phases (C4.2)."""
+    more seats than bots a bot plays several: ``winner`` is the bot of the first winning
+    seat (with four Shuangkou seats, the winning team's, C5.2), ``deltas`` the sum over
+    the bot's seats and ``figures`` the largest of its seats' figures (a team's phase, C4.2)."""
 
     winner: int
     result: str
     deltas: tuple[int, int]
     house: int
-    phases: tuple[int, int]
+    figures: tuple[int, int]
     timeouts: int
     hosting_on: int
     escapes: int
@@ -80,32 +82,30 @@ def bot_of_seat(seat: int, seed: int) -> int:
 
 
 def _play_one(
-    config: RoomConfig, names: tuple[str, str], seed: int, timeout_rate: float, escape_rate: float,
-    budget: Budget | None = None,
+    config: Room, names: tuple[str, str], seed: int, timeout_rate: float, escape_rate: float, budget: Any = None,
 ) -> GameSummary:
+    game = family(config.game)
     seats = range(config.seats)
     bot_at = [bot_of_seat(seat, seed) for seat in seats]
-    bots = [make_bot(names[bot_at[seat]], seed + seat, config, budget) for seat in seats]
-    game = play_game(config, bots, seed, timeout_rate, escape_rate)
-    balances = [config.starting_balance] * config.seats
-    settlement = game.settle(balances) if config.seats == 2 else game.settle_table(balances)
-    assert game.winners and game.result is not None
-    phases = [scoring_phase(game.bombs(seat), config).phase for seat in seats]
+    bots = [game.player(names[bot_at[seat]], seed + seat, config, budget) for seat in seats]
+    hand = play_game(config, bots, seed, timeout_rate, escape_rate)
+    settlement = hand.settlement([config.starting_balance] * config.seats)
+    facts = game.facts(hand, config)
     return GameSummary(
-        winner=bot_at[game.winners[0]],
-        result=game.result,
+        winner=bot_at[facts.winners[0]],
+        result=facts.result,
         deltas=(
             sum(settlement.deltas[seat] for seat in seats if bot_at[seat] == 0),
             sum(settlement.deltas[seat] for seat in seats if bot_at[seat] == 1),
         ),
         house=settlement.house,
-        phases=(  # a team's phase is its better player's (C4.2)
-            max(phases[seat] for seat in seats if bot_at[seat] == 0),
-            max(phases[seat] for seat in seats if bot_at[seat] == 1),
+        figures=(
+            max(facts.figures[seat] for seat in seats if bot_at[seat] == 0),
+            max(facts.figures[seat] for seat in seats if bot_at[seat] == 1),
         ),
-        timeouts=sum(game.timeouts),
-        hosting_on=sum(1 for event in game.events if event.type == "hosting" and event.on),
-        escapes=int(game.escaped is not None),
+        timeouts=facts.timeouts,
+        hosting_on=facts.hosting_on,
+        escapes=int(facts.escaped),
     )
 
 
@@ -130,21 +130,24 @@ class BotStats:
     win_rate_95: tuple[float, float]
     mean_delta: float
     stdev_delta: float
-    scoring_phases: dict[str, float]
+    figures: dict[str, float]
+    """How often the bot's largest figure took each value (the report names it by the game's figure)."""
     wins_by_result: dict[str, float]
 
 
 @dataclass
 class Report:
-    """Statistics of a simulation in a room of ``seats`` seats."""
+    """Statistics of a simulation in a room of ``seats`` seats; ``figure`` names the game's
+    figure per seat (:attr:`~shuangkou.games.interface.GameFamily.figure`)."""
 
     config: str
     bots: tuple[str, str]
     games: list[GameSummary] = field(default_factory=list)
     seats: int = 2
+    figure: str = "scoring phases"
 
     def bot_stats(self) -> list[BotStats]:
-        """Win rate (with its 95 % Wilson interval), transfers, scoring phases and the
+        """Win rate (with its 95 % Wilson interval), transfers, the game's figures and the
         share of games won by each result, per bot."""
         count = len(self.games)
         stats = []
@@ -160,7 +163,7 @@ class Report:
                 win_rate_95=(round(low, 4), round(high, 4)),
                 mean_delta=statistics.fmean(deltas) if deltas else 0.0,
                 stdev_delta=statistics.stdev(deltas) if count > 1 else 0.0,
-                scoring_phases=_frequencies(game.phases[k] for game in self.games),
+                figures=_frequencies(game.figures[k] for game in self.games),
                 wins_by_result={result: won[result] / count for result in sorted(won)},
             ))
         return stats
@@ -185,17 +188,24 @@ class Report:
 
     def _bot_dict(self, stats: BotStats) -> dict[str, object]:
         data = asdict(stats)
-        if self.seats == 2:  # two seats: the results of the room say it all
-            del data["wins_by_result"]
+        wins_by_result = data.pop("wins_by_result")
+        data[self.figure.replace(" ", "_")] = data.pop("figures")
+        if self._several_seats:  # one seat each: the results of the room say it all
+            data["wins_by_result"] = wins_by_result
         return data
+
+    @property
+    def _several_seats(self) -> bool:
+        """Each bot plays several seats (with four Shuangkou seats, a team)."""
+        return self.seats > len(self.bots)
 
     def to_text(self) -> str:
         """A short human-readable report."""
         data = self.to_dict()
-        teams = self.seats == 4  # each bot is a team: say so, and how it won
+        teams = self._several_seats  # each bot is a team: say so, and how it won
         lines = [f"{len(self.games)} games, room {self.config!r}" + (", one team per bot" if teams else "")]
-        wins, per_game, phases = ("team wins", "per game (both players)", "team scoring phases") if teams else (
-            "wins", "per game", "scoring phases"
+        wins, per_game, figures = ("team wins", "per game (both players)", f"team {self.figure}") if teams else (
+            "wins", "per game", self.figure
         )
         for bot in self.bot_stats():
             low, high = bot.win_rate_95
@@ -206,8 +216,8 @@ class Report:
             if teams:
                 won = ", ".join(f"{result} {share:.1%}" for result, share in bot.wins_by_result.items())
                 lines.append(f"           won by {won}")
-            shares = ", ".join(f"{phase}: {share:.1%}" for phase, share in bot.scoring_phases.items())
-            lines.append(f"           {phases} {shares}")
+            shares = ", ".join(f"{value}: {share:.1%}" for value, share in bot.figures.items())
+            lines.append(f"           {figures} {shares}")
         results = _frequencies(game.result for game in self.games)
         lines.append("  results: " + ", ".join(f"{name} {share:.1%}" for name, share in results.items()))
         lines.append(
@@ -232,14 +242,14 @@ def _natural(key: str) -> tuple[int, str]:
 
 
 def _play_chunk(
-    args: tuple[RoomConfig, tuple[str, str], list[int], float, float, Budget | None],
+    args: tuple[Room, tuple[str, str], list[int], float, float, Any],
 ) -> list[GameSummary]:
     config, names, seeds, timeout_rate, escape_rate, budget = args
     return [_play_one(config, names, seed, timeout_rate, escape_rate, budget) for seed in seeds]
 
 
 def simulate(
-    config: RoomConfig,
+    config: Room,
     bots: tuple[str, str],
     games: int,
     seed: int = 0,
@@ -247,14 +257,16 @@ def simulate(
     timeout_rate: float = 0.0,
     escape_rate: float = 0.0,
     progress: Callable[[int], object] | None = None,
-    expert: Budget | None = None,
+    expert: Any = None,
 ) -> Report:
-    """Play ``games`` games with seeds ``seed``, ``seed + 1``, … and collect a report.
-    ``progress`` is called with the number of games finished in each step; ``expert`` is
-    the search budget of the expert bot (:class:`~shuangkou.games.shuangkou.expert.Budget`)."""
+    """Play ``games`` games of the room's game with seeds ``seed``, ``seed + 1``, … and
+    collect a report. ``progress`` is called with the number of games finished in each
+    step; ``expert`` is the search budget of a searching bot (Shuangkou's expert:
+    :class:`~shuangkou.games.shuangkou.expert.Budget`)."""
+    game = family(config.game)
     for name in bots:
-        make_bot(name)  # fails early on an unknown name
-    report = Report(config.name, bots, seats=config.seats)
+        game.player(name, None, config)  # fails early on an unknown name
+    report = Report(config.name, bots, seats=config.seats, figure=game.figure)
     seeds = list(range(seed, seed + games))
     chunk = 50
     chunks = [

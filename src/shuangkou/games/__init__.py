@@ -1,2 +1,90 @@
-"""The game families the platform plays, one package each (``games/shuangkou``: Rush and
-classic Shuangkou). A game package is pure and deterministic and imports no shell."""
+"""The game families the platform plays, one package each, and their registry.
+
+A room file names its game (``game = "shuangkou"``; a file without the key is a Shuangkou
+room, as every room file was before there were several games). The shell finds a room's
+family here and reaches the game only through :mod:`shuangkou.games.interface`:
+
+>>> family, room = load_room("classic")
+>>> family.name, room.seats
+('shuangkou', 4)
+>>> game_of("points"), sorted(families())
+('shuangkou', ['shuangkou'])
+
+A new game is a package implementing :class:`~shuangkou.games.interface.GameFamily` and
+one :func:`register` line below (a test may register one of its own).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+from ..roomfiles import ConfigError, Problem, read_room_file
+from .interface import GameFamily, Room
+
+__all__ = ["DEFAULT_GAME", "families", "family", "game_of", "load_room", "register", "unregister"]
+
+DEFAULT_GAME = "shuangkou"
+"""The game of a room file that names none."""
+
+_FAMILIES: dict[str, GameFamily] = {}
+
+
+def register(game: GameFamily) -> None:
+    """Make ``game`` playable under its name (a second family of one name is refused)."""
+    if game.name in _FAMILIES and _FAMILIES[game.name] is not game:
+        raise ValueError(f"a game named {game.name!r} is registered already")
+    _FAMILIES[game.name] = game
+
+
+def unregister(name: str) -> None:
+    """Forget the family ``name`` (a test's own game, once the test is over)."""
+    _FAMILIES.pop(name, None)
+
+
+def families() -> dict[str, GameFamily]:
+    """Every registered family by name."""
+    return dict(_FAMILIES)
+
+
+def family(name: str) -> GameFamily:
+    """The family registered as ``name``; ``KeyError`` naming the known ones otherwise."""
+    try:
+        return _FAMILIES[name]
+    except KeyError:
+        raise KeyError(f"no game {name!r}; the games are {', '.join(sorted(_FAMILIES))}") from None
+
+
+def game_of(source: str | os.PathLike[str]) -> str:
+    """The game a room is for: a family's shipped room name, or the ``game`` key of the
+    room file at ``source`` (:data:`DEFAULT_GAME` without one). :class:`ConfigError` names
+    the file (and the key) when it cannot be read or names no registered game."""
+    if isinstance(source, str):
+        for name, game in _FAMILIES.items():
+            if source in game.shipped_rooms:
+                return name
+    shipped = ", ".join(room for game in _FAMILIES.values() for room in game.shipped_rooms)
+    data = read_room_file(source, shipped)
+    name = data.get("game", DEFAULT_GAME)
+    if not isinstance(name, str) or name not in _FAMILIES:
+        found = f'"{name}" (a string)' if isinstance(name, str) else repr(name)
+        raise ConfigError([Problem(os.fspath(source), "game", f"one of {', '.join(sorted(_FAMILIES))}", found)])
+    return name
+
+
+def load_room(
+    source: str | os.PathLike[str], overrides: Mapping[str, object] | None = None
+) -> tuple[GameFamily, Room]:
+    """The family of the room at ``source`` (a shipped name or a file, :func:`game_of`) and
+    the room, validated by that family; :class:`ConfigError` naming the file and key."""
+    game = family(game_of(source))
+    return game, game.load_room(source, overrides)
+
+
+def _register_shipped() -> None:
+    from .shuangkou.family import SHUANGKOU
+
+    register(SHUANGKOU)
+
+
+_register_shipped()

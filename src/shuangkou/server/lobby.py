@@ -12,7 +12,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ..games.shuangkou.config import EDITIONS, ConfigError, load_config
+from ..editions import EDITIONS
+from ..games.shuangkou.config import ConfigError, load_config
 from ..store import Account, Fence, FencedError, Store, StoredGame
 from .bots import ExpertPool, SeatBot, default_expert_workers
 from .cluster import WAITING_LISTED, Cluster, Redirect

@@ -16,7 +16,7 @@ from typing import Any, Final, Literal, get_args
 from sqlalchemy import BigInteger, Connection, Row, bindparam, func, literal_column, select
 from sqlalchemy.exc import IntegrityError
 
-from ..games.shuangkou.config import MAX_AMOUNT, Edition
+from ..editions import MAX_AMOUNT, Edition
 from .checks import check_choice, check_int, check_page, check_text
 from .database import DriverStatement
 from .errors import (
@@ -284,7 +284,7 @@ class Money(Fences):
 
         A deduction never takes the balance below the floor: 0, unless ``allow_negative``
         (R9.5); it raises :class:`BalanceFloorError` and changes nothing instead. A grant
-        moves at most :data:`~shuangkou.games.shuangkou.config.MAX_AMOUNT` and never takes a balance beyond
+        moves at most :data:`~shuangkou.editions.MAX_AMOUNT` and never takes a balance beyond
         ±MAX_AMOUNT (:class:`BalanceRangeError`), so that every game's settlement fits the
         ledger's 64-bit balances (games may carry a balance further, one bounded game at a time).
         """

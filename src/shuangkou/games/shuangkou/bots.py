@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import operator
 import random
+from abc import ABC, abstractmethod
 from bisect import bisect_left
 from itertools import chain, compress, repeat
 from operator import itemgetter, le, ne, not_
@@ -93,14 +94,26 @@ class Bot(Protocol):
     def choose(self, seen: Seen) -> Combo | None: ...
 
 
-class HostingBot:
+class Acting(ABC):
+    """A bot that also acts as the platform's player (:class:`~shuangkou.games.interface.Player`)."""
+
+    @abstractmethod
+    def choose(self, seen: Seen) -> Combo | None:
+        """The move to make (None: pass)."""
+
+    def act(self, hand: Game, seat: int) -> Action:
+        """The action for ``seat``, the seat to act (:func:`bot_action`)."""
+        return bot_action(hand, self)
+
+
+class HostingBot(Acting):
     """The hosting policy of R11.2."""
 
     def choose(self, seen: Seen) -> Combo | None:
         return hosting_move(seen.hand, seen.table, seen.rules)
 
 
-class RandomBot:
+class RandomBot(Acting):
     """Uniformly random among all legal moves, and passing when following."""
 
     def __init__(self, seed: int | None = None) -> None:
@@ -113,7 +126,7 @@ class RandomBot:
         return self.rng.choice(moves)
 
 
-class GreedyBot:
+class GreedyBot(Acting):
     """Plans its hand: leads the combination that sheds the most low cards without
     breaking a bomb or spending jokers, follows with the weakest fitting move, and keeps
     bombs for when an opponent is close to going out or a bomb wins the game. With four
@@ -313,7 +326,7 @@ def _taking_none(moves: list[Combo], slots: tuple[int, ...]) -> list[bool]:
     return [taken(cards) == none for cards in map(_CARDS, moves)]
 
 
-class HintBot:
+class HintBot(Acting):
     """A player who always takes the first hint (:func:`hint_moves`), and passes only when
     nothing can be played."""
 
@@ -347,7 +360,9 @@ BOTS: dict[str, str] = {
 }
 
 
-def make_bot(name: str, seed: int | None = None, config: RoomConfig | None = None, budget: Budget | None = None) -> Bot:
+def make_bot(
+    name: str, seed: int | None = None, config: RoomConfig | None = None, budget: Budget | None = None
+) -> Acting:
     """A bot by name (:data:`BOTS`). ``seed`` seeds the random and expert bots; the expert
     plays for the room ``config`` (the shipped points room when None) within ``budget``."""
     if name not in BOTS:

@@ -3,7 +3,7 @@
 Every setting marked **[config]** in RULES.md lives here (R9.8). A configuration file is
 grouped into tables::
 
-    name = "Points room"            # top level: name, edition
+    game = "shuangkou"              # top level: game (optional), name, edition
     edition = "points"
     [rules]    four_joker_bomb, serial_bomb_two, hosting_bombs,
                wild_jokers, three_joker_bomb                          (R4.6, R6.3, R11.2, C3.1)
@@ -45,18 +45,18 @@ import difflib
 import functools
 import json
 import os
-import re
 import sys
 import tomllib
 from bisect import bisect_right
 from collections.abc import Mapping
 from importlib import resources
-from pathlib import Path
-from typing import Annotated, Any, Literal, NamedTuple, get_args
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ...cards import HAND_SIZE
+from ...editions import EDITIONS, MAX_AMOUNT, Edition
+from ...roomfiles import ConfigError, Problem, parse_toml, read_room_file
 from .rules import FourJokerBomb, Rules, WildJokers
 
 __all__ = [
@@ -93,7 +93,6 @@ __all__ = [
     "parse_override",
 ]
 
-Edition = Literal["points", "wealth"]
 FirstPlayer = Literal["flip", "winner"]
 BotFill = Literal["offer", "auto"]
 BotLevel = Literal["easy", "normal", "expert"]
@@ -103,9 +102,6 @@ EscapeMode = Literal["host", "settle"]
 ResultName = Literal["flat", "single", "double"]
 Seats = Literal[2, 4]
 TeamResult = Literal["double", "single", "draw"]
-
-EDITIONS: tuple[Edition, ...] = get_args(Edition)
-"""Every edition, in the order of :data:`Edition`: ``("points", "wealth")``."""
 
 SHIPPED: tuple[str, ...] = EDITIONS
 """Names of the shipped edition files (``configs/NAME.toml``): one per edition, the base
@@ -126,13 +122,6 @@ SMALLEST_BOMB_PHASE = 4  # R4.1
 DEFAULT_EXPERT_ROLLOUTS = 60
 """Rollouts per move of an expert bot by default (``expert_rollouts``; :mod:`shuangkou.games.shuangkou.expert`)."""
 
-MAX_AMOUNT = 10**15
-"""The largest amount of money a room file may name (match points, level thresholds, the
-starting balance, the table fee), and the most one seat may pay or receive in one game of
-a room with every multiplier at its largest (:attr:`RoomConfig.most_at_stake`). It keeps
-every settlement thousands of games away from the 64-bit range of the ledger's balances
-(about 9.2 × 10^18), and below 2^53 (about 9 × 10^15), what a browser shows exactly."""
-
 MAX_MULTIPLIER = 10**6
 """The largest multiplier a room file may name (result, doubling, contribution, escape)."""
 
@@ -141,7 +130,7 @@ MAX_EXPERT_ROLLOUTS = 1000
 core with two seats, 2 s with four: docs/simulation.md#the-expert)."""
 
 TABLES: dict[str, tuple[str, ...]] = {
-    "": ("name", "edition"),
+    "": ("game", "name", "edition"),
     "rules": ("four_joker_bomb", "serial_bomb_two", "hosting_bombs", "wild_jokers", "three_joker_bomb"),
     "play": ("first_player", "auto_pass", "bot_fill", "bot_level", "expert_rollouts"),
     "timers": ("turn_seconds", "max_timeouts", "ready_seconds", "bot_fill_seconds"),
@@ -172,37 +161,6 @@ FOUR_SEAT_KEYS: tuple[str, ...] = tuple(key for key in TABLES["table"] if key !=
 
 # ---------------------------------------------------------------------------
 # Errors
-
-
-class Problem(NamedTuple):
-    """One thing wrong with a configuration.
-
-    ``file`` names the file (or ``overrides (on FILE)``), ``key`` the dotted path
-    (empty for a TOML syntax error, which gives ``line`` instead).
-    """
-
-    file: str
-    key: str
-    expected: str
-    found: str
-    line: int | None = None
-    column: int | None = None
-
-    def __str__(self) -> str:
-        if self.line is not None:
-            where = f"line {self.line}, column {self.column}" if self.column else f"line {self.line}"
-            return f"{self.file}: {where}: expected {self.expected}, found {self.found}"
-        if not self.key:
-            return f"{self.file}: expected {self.expected}, found {self.found}"
-        return f"{self.file}: {self.key}: expected {self.expected}, found {self.found}"
-
-
-class ConfigError(ValueError):
-    """An invalid configuration; ``problems`` lists every problem found, one per line."""
-
-    def __init__(self, problems: list[Problem]) -> None:
-        super().__init__("\n".join(str(problem) for problem in problems))
-        self.problems = problems
 
 
 class _Invalid(ValueError):
@@ -312,6 +270,7 @@ class RoomConfig(_Frozen):
     each lives in. See ``docs/configuration.md`` for every key.
     """
 
+    game: Literal["shuangkou"] = "shuangkou"  # the game family (shuangkou.games): this one
     name: str
     edition: Edition
     # [rules]
@@ -699,23 +658,7 @@ def _shipped_path(name: str) -> str:
 
 def _read_shipped(name: str) -> dict[str, Any]:
     text = resources.files("shuangkou").joinpath("configs", f"{name}.toml").read_text(encoding="utf-8")
-    return _parse(text, _shipped_path(name))
-
-
-def _parse(text: str, source: str) -> dict[str, Any]:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        message = str(error)
-        match = re.search(r"\(at line (\d+), column (\d+)\)", message)
-        detail = re.sub(r"\s*\(at line \d+, column \d+\)", "", message) or "a syntax error"
-        line = int(match.group(1)) if match else None
-        column = int(match.group(2)) if match else None
-        if line is None and "end of document" in message:
-            line = text.count("\n") + 1
-        raise ConfigError(
-            [Problem(source, "", "valid TOML", f"a syntax error: {detail}", line, column)]
-        ) from None
+    return parse_toml(text, _shipped_path(name))
 
 
 def _merge(base: Mapping[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any]:
@@ -982,21 +925,7 @@ def load_config(
         source = _shipped_path(path_or_name)
         return _resolve(_read_shipped(path_or_name), source, overrides)
     source = os.fspath(path_or_name)
-    try:
-        text = Path(source).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or str(error)
-        raise ConfigError(
-            [
-                Problem(
-                    source,
-                    "",
-                    f"a readable UTF-8 TOML file or a shipped name ({', '.join(SHIPPED_NAMES)})",
-                    f"an unreadable file: {reason}",
-                )
-            ]
-        ) from None
-    return _resolve(_parse(text, source), source, overrides)
+    return _resolve(read_room_file(source, ", ".join(SHIPPED_NAMES)), source, overrides)
 
 
 def parse_override(text: str) -> tuple[str, object]:

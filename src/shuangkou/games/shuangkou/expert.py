@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ...cards import DECK, NUM_SLOTS, Counts, counts_of
-from .bots import GreedyBot, Seen, hint_moves, whole_hand
+from .bots import Acting, GreedyBot, Seen, hint_moves, whole_hand
 from .combos import BJ_SLOT, SJ_SLOT, TWO_SLOT, Combo, Kind
 from .config import DEFAULT_EXPERT_ROLLOUTS, RoomConfig
 from .moves import hosting_move, legal_moves
@@ -446,7 +446,7 @@ _GREEDY = GreedyBot()
 POLICIES: dict[str, Policy] = {"greedy": greedy_policy, "hosting": hosting_policy}
 
 
-class ExpertBot:
+class ExpertBot(Acting):
     """Chooses by determinized Monte Carlo search (module docstring) within ``budget``;
     ``seed`` seeds its one random source, ``policy`` is the rollout policy by name
     (:data:`POLICIES`), ``win_weight`` the match points a win is worth beyond its

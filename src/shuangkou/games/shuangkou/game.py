@@ -44,6 +44,7 @@ from ...cards import (
     parse_cards,
 )
 from ...errors import Refusal
+from ..interface import Waiting
 from .combos import KIND_NAMES, Combo, ComboView, InvalidCombination, Kind, beats, classify
 from .config import ConfigError, RoomConfig, config_from_dict
 from .moves import hosting_move, legal_moves
@@ -752,6 +753,36 @@ class Game:
         if self.winner is None:
             return None
         return self.settings.result_level(len(self.hands[1 - self.winner]))
+
+    # -- the platform's questions (shuangkou.games.interface.Hand) ----------------
+
+    def waiting(self) -> tuple[Waiting, ...]:
+        """The seat to act, under the room's turn timer (R11.3); none once the game is over."""
+        return () if self.finished else (Waiting(self.to_act, "turn", self.settings.turn_seconds),)
+
+    def default_action(self, seat: int) -> HostedTurn:
+        """What a hosted or absent seat does: the hosting move (R11.2)."""
+        return HostedTurn(seat)
+
+    def timeout_action(self, seat: int) -> Timeout:
+        """What the turn timer does when it runs out: the hosting move, counted (R11.3)."""
+        return Timeout(seat)
+
+    def escape_action(self, seat: int) -> Escape | None:
+        """``seat`` leaving now, when that is an escape: a game in progress, the seat still
+        holding cards and no escape yet (R10, C6); else None."""
+        if self.finished or not self.hands[seat] or self.escaped is not None:
+            return None
+        return Escape(seat)
+
+    def hosted(self, seat: int) -> bool:
+        """Whether hosting plays ``seat`` (R11.2)."""
+        return self.hosting[seat]
+
+    def carried(self) -> dict[str, int | None]:
+        """What the table's next game takes from this one: its leader when the room says
+        ``first_player = "winner"`` (:attr:`leads_next`, R2.1, C1.3)."""
+        return {"leader": self.leads_next}
 
     # -- checking and applying actions ------------------------------------------
 

@@ -1,0 +1,277 @@
+"""What every game family gives the platform: a room, a hand in play, and the family itself.
+
+The shell (server, store, referee, simulator, command line) reaches a game only through
+these protocols and the registry (:mod:`shuangkou.games`); a game package implements them
+and never imports the shell. The shapes follow what the four games need:
+
+- **Who may act** is a set, not one seat (:meth:`Hand.waiting`): a lead or a follow waits
+  for one seat, a declaration window for several at once (Royalist's declarations), a
+  private action for one seat (Tractor's burying), each under its own timer.
+- **Actions** are the game's own values, typed per game; on the wire and in the journal
+  they are JSON objects (:meth:`GameFamily.action_from_dict`, :meth:`GameFamily.action_to_dict`).
+  A hand checks an action before it applies it and can take the last one back (:meth:`Hand.undo`,
+  for an action the journal could not store).
+- **Views** are per seat and public (:meth:`Hand.view`): the game decides what each seat
+  may see, hands and hidden roles included; the shell forwards them.
+- **The default action** of a seat is the game's (:meth:`Hand.default_action`): what a timer
+  that runs out, hosting or an absent player does, whatever the game waits for.
+- **A match** is a value (:meth:`Hand.carried`): the state one hand hands to the next
+  (next leader, levels, dealer, a running score), stored with the table and given to the
+  next deal.
+- **Settlement** is per-seat nets plus the house, with the game's own breakdown
+  (:class:`Settled`); fees, caps and the ledger entry are the room's and the store's.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+__all__ = ["Event", "GameFamily", "Hand", "HandFacts", "Player", "Room", "Settled", "Waiting"]
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """One seat the hand waits for: ``seat`` may act now in ``phase`` (``"turn"`` for a
+    lead or a follow, or the game's own, such as ``"declare"``), under a timer of
+    ``seconds``. A hand waiting for several seats at once lists each."""
+
+    seat: int
+    phase: str
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class HandFacts:
+    """What a simulation counts of a finished hand: the seats that won, the result's name,
+    one figure per seat that the family names (:attr:`GameFamily.figure`; Shuangkou: the
+    scoring phase), the timeouts, how often hosting was switched on, and whether a seat
+    escaped."""
+
+    winners: tuple[int, ...]
+    result: str
+    figures: tuple[int, ...]
+    timeouts: int
+    hosting_on: int
+    escaped: bool
+
+
+class Event(Protocol):
+    """Something that happened in a hand, as every seat may see it (:meth:`view`)."""
+
+    @property
+    def type(self) -> str:
+        """The event's kind, e.g. ``"play"``."""
+        ...
+
+    def view(self) -> Mapping[str, object]:
+        """The event's JSON form, as the protocol sends it."""
+        ...
+
+
+class Settled(Protocol):
+    """A hand's settlement: a change per seat and the house's, summing to zero, and the
+    breakdown the result screen shows (:meth:`to_dict`)."""
+
+    @property
+    def deltas(self) -> Sequence[int]:
+        """Each seat's change of balance."""
+        ...
+
+    @property
+    def house(self) -> int:
+        """The house's change (fees, remainders)."""
+        ...
+
+    def to_dict(self) -> Mapping[str, Any]:
+        """The whole breakdown, JSON-ready."""
+        ...
+
+
+class Room(Protocol):
+    """A family's validated room configuration: the part every game shares, which the
+    shell reads (seats, money, timers, bots), beside the game's own settings."""
+
+    @property
+    def game(self) -> str:
+        """The family's name (:attr:`GameFamily.name`)."""
+        ...
+
+    @property
+    def name(self) -> str:
+        """The room's display name."""
+        ...
+
+    @property
+    def edition(self) -> str:
+        """The balance it plays for: ``"points"`` or ``"wealth"``."""
+        ...
+
+    @property
+    def seats(self) -> int:
+        """Players at a table."""
+        ...
+
+    @property
+    def starting_balance(self) -> int:
+        """A new account's balance in this room's edition."""
+        ...
+
+    @property
+    def allow_negative(self) -> bool:
+        """Whether balances may go below zero (R9.5)."""
+        ...
+
+    @property
+    def most_at_stake(self) -> int:
+        """An upper bound on what one seat can pay or receive in one hand."""
+        ...
+
+    def can_sit(self, balance: int) -> bool:
+        """Whether a player of this balance may sit down."""
+        ...
+
+    def to_json(self) -> str:
+        """The resolved configuration, stored with every hand."""
+        ...
+
+
+class Hand(Protocol):
+    """One hand of a game in play: a pure, deterministic state machine with no clock and
+    no I/O."""
+
+    @property
+    def seats(self) -> int:
+        """Players in the hand."""
+        ...
+
+    @property
+    def seq(self) -> int:
+        """Actions applied so far."""
+        ...
+
+    @property
+    def finished(self) -> bool:
+        """Whether the hand is over."""
+        ...
+
+    @property
+    def events(self) -> Sequence[Event]:
+        """Every event so far, oldest first."""
+        ...
+
+    def waiting(self) -> Sequence[Waiting]:
+        """The seats that may act now (none once the hand is over)."""
+        ...
+
+    def check(self, action: Any) -> None:
+        """Refuse ``action`` with a :class:`~shuangkou.errors.Refusal` if it may not be
+        applied now; change nothing."""
+        ...
+
+    def apply(self, action: Any) -> list[Any]:
+        """Check and apply ``action``; the events it caused."""
+        ...
+
+    def undo(self) -> Any:
+        """Take the last action back; return it."""
+        ...
+
+    def default_action(self, seat: int) -> Any:
+        """What a hosted or absent ``seat`` does now, for whatever the hand waits for."""
+        ...
+
+    def timeout_action(self, seat: int) -> Any:
+        """What ``seat``'s timer does when it runs out."""
+        ...
+
+    def escape_action(self, seat: int) -> Any | None:
+        """``seat`` leaving now, as an action; None when its leaving would be no escape."""
+        ...
+
+    def hosted(self, seat: int) -> bool:
+        """Whether hosting (托管) plays ``seat``: the shell then makes its default actions."""
+        ...
+
+    def view(self, seat: int | None = None) -> Mapping[str, Any]:
+        """What ``seat`` may see (``None``: a spectator's public view)."""
+        ...
+
+    def settlement(self, balances: Sequence[int]) -> Settled:
+        """The finished hand's settlement for the seats' balances before it."""
+        ...
+
+    def carried(self) -> Mapping[str, Any]:
+        """What the finished hand hands to the next one at the table (JSON-ready)."""
+        ...
+
+
+class Player(Protocol):
+    """A bot: the action it takes for ``seat`` in ``hand``, from what that seat may see."""
+
+    def act(self, hand: Any, seat: int) -> Any:
+        """The bot's action."""
+        ...
+
+
+class GameFamily(Protocol):
+    """A game family: its rooms, its deal and its actions. One instance per family is
+    registered under :attr:`name`."""
+
+    @property
+    def name(self) -> str:
+        """The name room files give as ``game = NAME``."""
+        ...
+
+    @property
+    def shipped_rooms(self) -> tuple[str, ...]:
+        """The rooms the family ships, loadable by name."""
+        ...
+
+    def load_room(self, source: str | os.PathLike[str], overrides: Mapping[str, object] | None = None) -> Room:
+        """A room of this family from a file (or a shipped name), validated;
+        :class:`~shuangkou.roomfiles.ConfigError` naming the file and key otherwise."""
+        ...
+
+    def deal(self, room: Any, seed: int | None = None, carried: Mapping[str, Any] | None = None) -> Hand:
+        """A new hand, shuffled with ``seed`` (the operating system's secure source without),
+        following the previous hand's :meth:`Hand.carried` at the table."""
+        ...
+
+    def scenario(self, room: Any, data: Mapping[str, Any]) -> Hand:
+        """A hand from a referee scenario's explicit start (hands, leader and the like)."""
+        ...
+
+    def action_from_dict(self, data: Mapping[str, object]) -> Any:
+        """An action from its JSON form; a :class:`~shuangkou.errors.Refusal` when malformed."""
+        ...
+
+    def action_to_dict(self, action: Any) -> dict[str, object]:
+        """An action's JSON form."""
+        ...
+
+    @property
+    def bots(self) -> Mapping[str, str]:
+        """The bots by name, each with a line on how it plays."""
+        ...
+
+    @property
+    def figure(self) -> str:
+        """The name of :attr:`HandFacts.figures` in reports (``"scoring phases"``)."""
+        ...
+
+    def player(self, name: str, seed: int | None, room: Any, budget: Any = None) -> Player:
+        """The bot ``name`` (:attr:`bots`; ``ValueError`` naming them otherwise), seeded with
+        ``seed``, for ``room``; ``budget`` bounds a searching bot's thinking."""
+        ...
+
+    def facts(self, hand: Any, room: Any) -> HandFacts:
+        """What a simulation counts of the finished ``hand``."""
+        ...
+
+    def outcome(self, hand: Any, room: Any, balances: Sequence[int]) -> dict[str, object]:
+        """The referee's report of ``hand``: its events, whether it is over, its game
+        facts, and once it is over its settlement for ``balances``."""
+        ...

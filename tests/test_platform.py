@@ -1,0 +1,121 @@
+"""The platform's game interface (shuangkou.games): the registry, room files naming their
+game, and a game of the tests' own (high card, tests/highcard.py: three seats, a decision
+that every seat answers at once, a match score carried from hand to hand) played through
+the referee and the simulator, which know no game."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from highcard import HIGHCARD, HighCardHand, Hosting, Stake
+
+from shuangkou.games import families, family, game_of, load_room, register, unregister
+from shuangkou.games.interface import GameFamily, Waiting
+from shuangkou.referee import ScenarioError, referee
+from shuangkou.roomfiles import ConfigError
+from shuangkou.simulate import play_game, simulate
+
+
+@pytest.fixture(name="highcard_room")
+def highcard_room_fixture(tmp_path: Path) -> Iterator[Path]:
+    """High card registered, and a room file of it; unregistered at the end."""
+    register(HIGHCARD)
+    room = tmp_path / "highcard.toml"
+    room.write_text('game = "highcard"\nname = "High card"\nmatch_points = 10\nallow_negative = true\n')
+    try:
+        yield room
+    finally:
+        unregister("highcard")
+
+
+def test_the_registry_finds_a_room_s_game_by_its_file(highcard_room: Path, tmp_path: Path) -> None:
+    """A room file names its game; without the key it is a Shuangkou room; an unknown game
+    is refused naming the file and the key."""
+    assert sorted(families()) == ["highcard", "shuangkou"]
+    assert game_of(highcard_room) == "highcard" and game_of("qianbian") == "shuangkou"
+    plain = tmp_path / "plain.toml"
+    plain.write_text('edition = "points"\n')
+    assert game_of(plain) == "shuangkou" and load_room(plain)[1].seats == 2
+    game, room = load_room(highcard_room, {"match_points": 20})
+    assert game is family("highcard") and room.seats == 3 and room.most_at_stake == 80
+    other = tmp_path / "other.toml"
+    other.write_text('game = "bridge"\n')
+    with pytest.raises(ConfigError) as error:
+        load_room(other)
+    assert str(error.value) == f'{other}: game: expected one of highcard, shuangkou, found "bridge" (a string)'
+    with pytest.raises(ValueError, match="registered already"):
+        register(type(HIGHCARD)())
+    with pytest.raises(KeyError, match="no game 'bridge'"):
+        family("bridge")
+
+
+def test_the_shipped_family_fulfils_the_interface() -> None:
+    """Every registered family is a GameFamily (mypy checks it statically at register())."""
+    shuangkou: GameFamily = family("shuangkou")
+    hand = shuangkou.deal(load_room("classic")[1], seed=3)
+    assert [wait.seat for wait in hand.waiting()] == [hand.view(None)["to_act"]]
+    assert shuangkou.action_from_dict(shuangkou.action_to_dict(hand.default_action(0))) == hand.default_action(0)
+
+
+def test_a_decision_answered_by_every_seat_at_once_through_the_referee(highcard_room: Path) -> None:
+    """The referee plays a game it has never heard of: the three seats are waited for at
+    once, each answer is public only as 'staked', the cards and stakes are shown when the
+    last answers, and the hand settles and carries its match score."""
+    outcome = referee({
+        "config": str(highcard_room), "cards": [3, 12, 7], "score": [1, 0, 2],
+        "actions": [{"seat": 2, "stake": 2}, {"seat": 0, "stake": 1}, {"seat": 1, "stake": 1}],
+    })
+    assert outcome["finished"] and outcome["winner"] == 1 and outcome["waiting"] == []
+    assert [event["type"] for event in outcome["events"]] == ["deal", "staked", "staked", "staked", "shown", "end"]
+    assert outcome["events"][1] == {"type": "staked", "seat": 2}  # no stake in it
+    assert outcome["settlement"]["deltas"] == [-10, 30, -20]  # X times the larger stake of loser and winner
+    assert outcome["carried"] == {"score": [1, 1, 2]}
+    waiting = referee({"config": str(highcard_room), "cards": [3, 12, 7], "actions": [{"seat": 1, "stake": 2}]})
+    assert not waiting["finished"] and waiting["waiting"] == [0, 2] and waiting["settlement"] is None
+    with pytest.raises(ScenarioError) as error:
+        referee({"config": str(highcard_room), "cards": [3, 12, 7],
+                 "actions": [{"seat": 1, "stake": 2}, {"seat": 1, "stake": 1}]})
+    assert (error.value.code, error.value.action) == ("not_your_turn", 1)
+    with pytest.raises(ScenarioError, match="cards: three different ranks"):
+        referee({"config": str(highcard_room), "cards": [3, 3, 7]})
+    with pytest.raises(ScenarioError, match="balances: this room has 3 seats"):
+        referee({"config": str(highcard_room), "cards": [3, 4, 7], "balances": [1, 2]})
+
+
+def test_the_referee_makes_a_hosted_seat_s_default_action(highcard_room: Path) -> None:
+    outcome = referee({
+        "config": str(highcard_room), "cards": [13, 2, 5],
+        "actions": [{"seat": 1, "hosting": True}, {"seat": 0, "stake": 2}, {"seat": 2, "stake": 2}],
+    })
+    assert outcome["finished"] and outcome["settlement"]["deltas"] == [40, -20, -20]
+
+
+def test_views_hide_what_a_seat_may_not_see_until_the_hand_is_over(highcard_room: Path) -> None:
+    room = load_room(highcard_room)[1]
+    hand: HighCardHand = HIGHCARD.scenario(room, {"cards": [3, 12, 7]})
+    assert hand.waiting() == (Waiting(0, "stake", 10.0), Waiting(1, "stake", 10.0), Waiting(2, "stake", 10.0))
+    hand.apply(Stake(1, 2))
+    for seat in range(3):
+        view = hand.view(seat)
+        assert view["card"] == (3, 12, 7)[seat] and view["cards"] is None and view["stakes"] is None
+    assert hand.view(None)["card"] is None and hand.view(None)["answered"] == [False, True, False]
+    hand.apply(Hosting(0, True))
+    assert hand.undo() == Hosting(0, True) and hand.seq == 1 and not hand.hosted(0)
+
+
+def test_the_simulator_plays_a_game_it_has_never_heard_of(highcard_room: Path) -> None:
+    """The match of many hands is the table's; here each hand stands alone: the report's
+    figures add up, and the bold bot, which doubles on high cards, takes more per game."""
+    room = load_room(highcard_room)[1]
+    hand = play_game(room, [HIGHCARD.player("bold", None, room)] * 3, seed=5)
+    assert hand.finished and hand.seq == 3
+    report = simulate(room, ("bold", "cautious"), games=200, seed=1)
+    data = report.to_dict()
+    assert data["games"] == 200 and sum(bot["wins"] for bot in data["bots"]) == 200
+    assert set(data["results"]) <= {"plain", "doubled"} and data["house_total"] == 0
+    assert all(abs(sum(bot["cards"].values()) - 1.0) < 1e-9 for bot in data["bots"])
+    assert report.to_text().startswith("200 games, room 'High card', one team per bot")
+    bold, cautious = report.bot_stats()
+    assert bold.mean_delta + cautious.mean_delta == 0
