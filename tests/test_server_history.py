@@ -57,7 +57,7 @@ def test_the_replay_of_a_finished_game_shows_what_its_players_may_see(server: Ru
         assert status == 409 and refused["code"] == "not_finished"  # nothing of a game in progress
         final, _ = await play_out((ana, bo), (weakest, weakest))
         game_id = final["game_id"]
-        status, replay = await server.ahttp("GET", f"/api/games/{game_id[:8]}")  # the short id works
+        status, replay = await server.ahttp("GET", f"/api/games/{game_id[:8]}", token=ana.token)  # a player's short id
         assert status == 200 and replay["game_id"] == game_id
         assert [seat["name"] for seat in replay["seats"]] == ["Ana", "Bo"]
         assert [len(hand.split()) for hand in replay["hands"]] == [27, 27]

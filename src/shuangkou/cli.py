@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 from collections.abc import Callable, Sequence
@@ -434,6 +435,11 @@ def add_serve(subparsers: Subparsers) -> None:
     parser.add_argument("--rooms", metavar="DIR", help="directory of room files (*.toml); default: shipped rooms")
     parser.add_argument("--operator-token", help="token for the operator API (default: $SHUANGKOU_OPERATOR_TOKEN)")
     parser.add_argument("--bot-delay", type=float, default=0.6, help="seconds before a bot or hosting move")
+    parser.add_argument("--guests-per-minute", type=float, metavar="N",
+                        help="new guest accounts a client address may make per minute, after a burst "
+                        "(default 6, or $SHUANGKOU_GUESTS_PER_MINUTE; 0: no limit)")
+    parser.add_argument("--guest-burst", type=float, default=30.0, metavar="N",
+                        help="new guest accounts a client address may make at once (default 30)")
     parser.add_argument(
         "--expert-workers", type=int, metavar="N",
         help="processes that search the moves of expert bots (rooms with bot_level = \"expert\"); "
@@ -463,11 +469,10 @@ def add_serve(subparsers: Subparsers) -> None:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    import os
 
     from .server.app import ServerSettings, StartError, serve
     from .server.logs import configure_logging
-    from .server.settings import database_url_in
+    from .server.settings import GUESTS_PER_MINUTE_VARIABLE, database_url_in
 
     data_dir = Path(args.data_dir)
     rooms = Path(args.rooms) if args.rooms else None
@@ -487,6 +492,8 @@ def run_serve(args: argparse.Namespace) -> int:
         commit_delay=args.commit_delay / 1000 if args.commit_delay is not None else None,
         seed=args.seed,
         ws_deflate=args.ws_deflate,
+        guests_per_minute=_guests_per_minute(args.guests_per_minute, GUESTS_PER_MINUTE_VARIABLE),
+        guest_burst=args.guest_burst,
         cluster=_cluster_settings(args),
         drain_seconds=args.drain_seconds,
     )
@@ -500,6 +507,16 @@ def run_serve(args: argparse.Namespace) -> int:
     except StartError as problem:
         raise CommandError(str(problem)) from None
     return EXIT_OK
+
+
+def _guests_per_minute(given: float | None, variable: str) -> float:
+    """``--guests-per-minute``, else the environment's ``variable``, else 6."""
+    if given is not None:
+        return given
+    try:
+        return float(os.environ.get(variable, "6"))
+    except ValueError:
+        raise CommandError(f"${variable} must be a number, not {os.environ[variable]!r}") from None
 
 
 def _cluster_settings(args: argparse.Namespace) -> ClusterSettings | None:

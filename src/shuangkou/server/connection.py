@@ -10,6 +10,7 @@ table and never holds the server's memory.
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from typing import Any, Final, Protocol
 
 import orjson
@@ -54,6 +55,29 @@ class RateLimiter:
             self.tokens -= 1
             return True
         return False
+
+
+class AddressLimiter:
+    """A :class:`RateLimiter` per client address (``per_second`` 0: no limit). At most
+    ``capacity`` addresses are remembered, the least recently seen forgotten first (it then
+    starts again with a full bucket, as a new address would), so that no number of
+    addresses can grow it without bound."""
+
+    def __init__(self, per_second: float, burst: float, capacity: int = 65_536) -> None:
+        self.per_second = per_second
+        self.burst = burst
+        self.capacity = capacity
+        self._buckets: OrderedDict[str, RateLimiter] = OrderedDict()
+
+    def allow(self, address: str) -> bool:
+        """Whether ``address`` may go on now (taking one of its tokens)."""
+        if self.per_second <= 0:
+            return True
+        bucket = self._buckets.pop(address, None) or RateLimiter(self.per_second, self.burst)
+        self._buckets[address] = bucket
+        if len(self._buckets) > self.capacity:
+            self._buckets.popitem(last=False)
+        return bucket.allow()
 
 
 class Connection:

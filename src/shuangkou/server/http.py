@@ -4,10 +4,12 @@ operator API under ``/api/admin`` (docs/server.md)."""
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeGuard
 
+import orjson
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -28,6 +30,8 @@ __all__ = ["routes"]
 
 Handler = Callable[[Request], Awaitable[Response]]
 
+_FULL_GAME_ID = re.compile(r"[0-9a-f]{32}")  # a game's id: uuid4().hex
+
 
 class NotFound(LobbyError):
     """The request names something that does not exist (HTTP 404)."""
@@ -39,12 +43,34 @@ def refuse(code: ErrorCode, message: str, status: int) -> JSONResponse:
     return JSONResponse(p.error(code, message), status_code=status)
 
 
+MAX_BODY_BYTES = 16 * 1024
+"""The largest request body the API reads (every request of it is a small JSON object)."""
+
+
+class TooLarge(LobbyError):
+    """A request body over :data:`MAX_BODY_BYTES` (HTTP 413)."""
+
+    def __init__(self) -> None:
+        super().__init__("too_large", f"the request body is over {MAX_BODY_BYTES} bytes")
+
+
 async def body(request: Request) -> dict[str, Any]:
-    """The request's JSON object; :class:`LobbyError` ``bad_json`` or ``bad_message`` otherwise."""
+    """The request's JSON object, read only up to :data:`MAX_BODY_BYTES` (a larger body is
+    refused from its ``Content-Length`` before any of it is read, or as soon as it runs
+    over): :class:`TooLarge`, or :class:`LobbyError` ``bad_json`` (JSON nested deeper than
+    1,024 levels included) or ``bad_message`` otherwise."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        raise TooLarge()
+    received = bytearray()
+    async for chunk in request.stream():
+        received += chunk
+        if len(received) > MAX_BODY_BYTES:
+            raise TooLarge()
     try:
-        data = await request.json()
-    except ValueError:
-        raise LobbyError("bad_json", "the request body is not valid JSON") from None
+        data = orjson.loads(bytes(received))
+    except orjson.JSONDecodeError:
+        raise LobbyError("bad_json", "the request body is not valid JSON (nested at most 1,024 deep)") from None
     if not isinstance(data, dict):
         raise LobbyError("bad_message", "the request body must be a JSON object")
     return data
@@ -54,8 +80,12 @@ async def body(request: Request) -> dict[str, Any]:
 
 
 async def guest(request: Request) -> Response:
-    """Create a guest account: its session token and the account."""
+    """Create a guest account: its session token and the account. A client address makes
+    ``guest_burst`` guests at once, then ``guests_per_minute`` (429 ``rate_limited``)."""
     server = app_state(request)
+    address = request.client.host if request.client is not None else ""
+    if not server.guest_limits.allow(address):
+        return refuse("rate_limited", "too many new guests from your address: try again in a minute", 429)
     try:
         data = await body(request)
         name = data.get("name")
@@ -63,6 +93,8 @@ async def guest(request: Request) -> Response:
             return refuse("bad_name", "'name' must be a string", 400)
         balances = server.lobby.starting_balances()
         account = await server.run_db(lambda: server.store.create_guest(name, balances))
+    except TooLarge as problem:
+        return refuse(problem.code, problem.message, 413)
     except LobbyError as problem:
         return refuse(problem.code, problem.message, 400)
     except InvalidNameError as problem:
@@ -140,15 +172,26 @@ def _winners(settlement: dict[str, Any]) -> list[int]:
 
 
 async def game_replay(request: Request) -> Response:
-    """A finished game for the replay viewer, by its whole id or a unique prefix: what its
-    players may see once it is over — the seats by name, the hands as dealt (亮牌), the
-    leader, flip card and seat swap, every event as views show it, and the settlement. No
-    account ids, seed or cards not dealt. 404 ``unknown_game``; a game still running or
-    void: 409 ``not_finished``."""
+    """A finished game for the replay viewer, by its whole id (a shareable link, no token),
+    or by a unique prefix of the id of a game the session's account played (with its
+    token: ids cannot be guessed or listed from prefixes): what its players may see once it
+    is over — the seats by name, the hands as dealt (亮牌), the leader, flip card and seat
+    swap, every event as views show it, and the settlement. No account ids, seed or cards
+    not dealt. 404 ``unknown_game``; a game still running or void: 409 ``not_finished``."""
     server = app_state(request)
     text = request.path_params["game_id"]
+    token = _bearer(request)
     try:
-        game_id = await server.run_db(lambda: resolve_game_id(server.store, text))
+        account = await server.account_from_token(token) if token is not None else None
+    except LobbyError as problem:
+        return refuse(problem.code, problem.message, 401)
+    if account is None and not _FULL_GAME_ID.fullmatch(text):
+        return refuse("unknown_game", f"no game {text!r}: a game is shown by its whole id (a prefix needs the "
+                      "session token of one of its players)", 404)
+    try:
+        game_id = await server.run_db(
+            lambda: resolve_game_id(server.store, text, account.id if account is not None else None)
+        )
     except ValueError as problem:
         return refuse("unknown_game", str(problem), 404)
     stored = await server.run_db(lambda: server.store.get_game(game_id)) if game_id is not None else None
@@ -204,12 +247,14 @@ def operator(handler: Handler) -> Handler:
     async def guarded(request: Request) -> Response:
         token = _bearer(request)
         expected = app_state(request).settings.operator_token
-        if not expected or not token or not secrets.compare_digest(token, expected):
+        if not expected or not token or not secrets.compare_digest(token.encode(), expected.encode()):
             return refuse("not_operator", "an operator token is needed (Authorization: Bearer ...)", 401)
         try:
             return await handler(request)
         except NotFound as problem:
             return refuse(problem.code, problem.message, 404)
+        except TooLarge as problem:
+            return refuse(problem.code, problem.message, 413)
         except LobbyError as problem:
             return refuse(problem.code, problem.message, 400)
         except UnknownAccountError as problem:

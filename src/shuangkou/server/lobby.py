@@ -64,6 +64,7 @@ class Lobby:
         self.accepting = True
         self._background: set[asyncio.Task[None]] = set()
         self._waiting: set[str] = set()  # quick-match tables where players waited at the last heartbeat
+        self._idle_bots: list[Account] = []  # bot accounts at no table, for the next bots to sit down
         self.services = Services(
             store=store,
             run_db=run_db,
@@ -72,6 +73,7 @@ class Lobby:
             seed=seed,
             on_seated=self._on_seated,
             on_unseated=self._on_unseated,
+            on_bot_free=self._idle_bots.append,
             on_empty=self._on_empty,
             on_lost=self._on_lost,
             fill_with_bots=self._fill_waiting_table,
@@ -282,9 +284,23 @@ class Lobby:
                 await self._fill_with_bots(table)
 
     async def _fill_with_bots(self, table: Table) -> None:
+        """Bots in the free seats: accounts of bots that left their tables first (topped up
+        to the room edition's starting balance, a grant, when they lost), new ones only when
+        none is idle, so that joining and leaving creates no accounts."""
+        config = table.room.config
         for _ in range(table.free_seats):
-            bot = await self.run_db(lambda: self.store.create_guest("Bot", self.starting_balances()))
-            await table.ask(Sit(bot, None, SeatBot.of(table.room.config)))
+            if self._idle_bots:
+                bot = self._idle_bots.pop()
+                await self.run_db(partial(self._top_up, bot.id, config.edition, config.starting_balance))
+            else:
+                bot = await self.run_db(lambda: self.store.create_guest("Bot", self.starting_balances(), bot=True))
+            await table.ask(Sit(bot, None, SeatBot.of(config)))
+
+    def _top_up(self, account: int, edition: str, starting: int) -> None:
+        """Bring a bot's balance back to ``starting`` (a grant) when it is below."""
+        balance = self.store.balance(account, edition)
+        if balance < starting:
+            self.store.grant(account, edition, starting - balance, "bot top-up", "server")
 
     async def _check_entry(self, account: Account, room: Room) -> None:
         """A player below the room's first level may not sit down in a wealth room (R9.4)."""

@@ -26,6 +26,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
+from .settings import GUESTS_PER_MINUTE_VARIABLE
+
 __all__ = ["ServerProcess", "ServerStartError", "free_port"]
 
 
@@ -114,7 +116,9 @@ class ServerProcess:
         ]
         self._log = open(self.log_path, "ab")  # noqa: SIM115 - kept open while the server runs
         log_start = self._log.tell()
-        self.process = subprocess.Popen(command, stdout=self._log, stderr=subprocess.STDOUT, env=dict(os.environ))
+        # Every account a test or a load test makes comes from this one address: no limit on guests.
+        environment = {**os.environ, GUESTS_PER_MINUTE_VARIABLE: os.environ.get(GUESTS_PER_MINUTE_VARIABLE, "0")}
+        self.process = subprocess.Popen(command, stdout=self._log, stderr=subprocess.STDOUT, env=environment)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

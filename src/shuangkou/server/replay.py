@@ -25,13 +25,14 @@ from .record import TableRecord, balances_before, restore_game, stored_actions
 __all__ = ["check_game", "resolve_game_id"]
 
 
-def resolve_game_id(store: Store, text: str) -> str | None:
+def resolve_game_id(store: Store, text: str, account_id: int | None = None) -> str | None:
     """The id of the game ``text`` names: its whole id, or a prefix of exactly one game's id
-    (as the result screen shows a short one). None when no game matches; ``ValueError``
-    naming the candidates when several do."""
+    (as the result screen shows a short one) — with ``account_id``, of one of the games that
+    account played. None when no game matches; ``ValueError`` naming the candidates (the
+    account's own, with ``account_id``) when several do."""
     if store.get_game(text) is not None:
         return text
-    found = store.game_ids_starting(text, limit=3) if text else []
+    found = store.game_ids_starting(text, limit=3, account_id=account_id) if text else []
     if len(found) > 1:
         shown = ", ".join(found[:2]) + (", ..." if len(found) > 2 else "")
         raise ValueError(f"{text!r} starts the ids of several games ({shown}): give more of it")

@@ -11,7 +11,10 @@ from sqlalchemy.engine import make_url
 from ..store import DEFAULT_DATABASE_URL
 from .cluster import ClusterSettings
 
-__all__ = ["DATABASE_FILE", "ServerSettings", "database_url_in"]
+__all__ = ["DATABASE_FILE", "GUESTS_PER_MINUTE_VARIABLE", "ServerSettings", "database_url_in"]
+
+GUESTS_PER_MINUTE_VARIABLE: Final = "SHUANGKOU_GUESTS_PER_MINUTE"
+"""The environment variable that sets the default of ``serve --guests-per-minute``."""
 
 DATABASE_FILE: Final = PurePosixPath(make_url(DEFAULT_DATABASE_URL).database or "").name
 """The SQLite file of the default database (:data:`shuangkou.store.DEFAULT_DATABASE_URL`)."""
@@ -40,6 +43,8 @@ class ServerSettings:
     token_max_age: int = 30 * 24 * 3600
     rate: float = 20.0
     burst: float = 40.0
+    guests_per_minute: float = 6.0  # new guest accounts per client address, after a burst of guest_burst; 0: no limit
+    guest_burst: float = 30.0
     tune_gc: bool = False  # set by serve(): a process of its own may tune the garbage collector
     ws_deflate: bool = False  # per-message compression: less bandwidth, much more CPU and memory per socket
     cluster: ClusterSettings | None = None  # a node of a cluster (docs/deployment.md); None: a single server

@@ -15,7 +15,7 @@ from starlette.requests import HTTPConnection
 
 from ..store import Account, Store
 from .cluster import Cluster, NodeStatus
-from .connection import Connection
+from .connection import AddressLimiter, Connection
 from .lobby import Lobby, LobbyError
 from .metrics import METRICS
 from .settings import ServerSettings
@@ -48,6 +48,7 @@ class AppState:
         )
         self.cluster: Cluster | None = None
         self.connections: set[Connection] = set()
+        self.guest_limits = AddressLimiter(settings.guests_per_minute / 60, settings.guest_burst)
         # SQLite: the calls run in the event loop itself. A call takes a fraction of a
         # millisecond (commits are not flushed, see docs/server.md), less than handing it to a
         # thread and back, whose Python code would compete for the GIL with the event loop:

@@ -110,6 +110,7 @@ class Services:
     bot_delay: float = 0.6
     on_seated: Callable[[int, Table], None] = lambda account, table: None
     on_unseated: Callable[[int, Table], None] = lambda account, table: None
+    on_bot_free: Callable[[Account], None] = lambda account: None  # a bot's account left its table
     on_empty: Callable[[Table], None] = lambda table: None
     on_lost: Callable[[Table], None] = lambda table: None  # another node claimed the table
     fill_with_bots: Callable[[Table], Coroutine[Any, Any, None]] = _no_bots
@@ -432,6 +433,8 @@ class Table:
         self.seats[index] = None
         seat.ready_clock.stop()
         self.services.on_unseated(seat.account.id, self)
+        if seat.bot is not None:
+            self.services.on_bot_free(seat.account)
         self._log("unseated", account=seat.account.id, seat=index)
         if seat.bot is None and all(other is None or other.bot is not None for other in self.seats):
             for other in range(len(self.seats)):  # a bot never waits alone: the table closes

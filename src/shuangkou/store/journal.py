@@ -19,7 +19,7 @@ from .checks import check_choice, check_int, check_json, check_page, check_text
 from .database import DriverStatement, locked_by_key
 from .errors import DuplicateActionError, GameStateError, InvalidValueError, StoreError, UnknownGameError
 from .fences import Fence, Fences, check_fence, refuse_moved
-from .schema import ID_MAX_LENGTH, game_actions_table, games_table, utc, utc_now
+from .schema import ID_MAX_LENGTH, game_actions_table, games_table, ledger_table, utc, utc_now
 
 __all__ = ["GAME_STATUSES", "GameAction", "Journal", "StoredGame"]
 
@@ -309,8 +309,9 @@ class Journal(Fences):
             )
         return found[0] if found else None
 
-    def game_ids_starting(self, prefix: str, limit: int = 2) -> list[str]:
-        """Up to ``limit`` ids of games whose id starts with ``prefix``, in id order."""
+    def game_ids_starting(self, prefix: str, limit: int = 2, account_id: int | None = None) -> list[str]:
+        """Up to ``limit`` ids of games whose id starts with ``prefix``, in id order; with
+        ``account_id``, only the settled games that account played (its ledger rows)."""
         check_page(limit, 0)
         query = (
             select(games_table.c.game_id)
@@ -318,6 +319,9 @@ class Journal(Fences):
             .order_by(games_table.c.game_id)
             .limit(limit)
         )
+        if account_id is not None:
+            played = select(ledger_table.c.game_id).where(ledger_table.c.account_id == check_int(account_id, "account"))
+            query = query.where(games_table.c.game_id.in_(played))
         with self._transaction() as conn:
             return [str(game_id) for game_id in conn.execute(query).scalars()]
 

@@ -41,7 +41,9 @@ from .schema import (
     utc_now,
 )
 
-__all__ = ["EDITIONS", "NAME_MAX_LENGTH", "Account", "LedgerEntry", "Money", "Payout", "validate_name"]
+__all__ = [
+    "EDITIONS", "NAME_MAX_LENGTH", "RESERVED_NAMES", "Account", "LedgerEntry", "Money", "Payout", "validate_name",
+]
 
 EDITIONS: Final[tuple[Edition, ...]] = get_args(Edition)
 """The editions; every account has one balance per edition, the house one account per edition."""
@@ -147,13 +149,20 @@ class Payout:
 
 
 _BAD_NAME_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+_BLANK_LETTERS: Final = frozenset("\u115f\u1160\u3164\uffa0\u2800")  # Hangul fillers, the braille blank
+_MOST_MARKS: Final = 2  # combining marks on one character (Vietnamese stacks two)
+RESERVED_NAMES: Final = frozenset({"bot", "house", "house (points)", "house (wealth)", "system", "operator"})
+"""Names of the system's own accounts and roles, which no guest may take (compared casefolded)."""
 
 
-def validate_name(name: str) -> str:
+def validate_name(name: str, reserved: bool = False) -> str:
     """The display name to store for ``name``, or :class:`InvalidNameError` saying what is wrong.
 
-    Names are NFC-normalized and stripped of surrounding spaces, then must hold 1 to 24
-    characters and no control, format, private-use or unassigned characters.
+    Names are NFKC-normalized (so full-width ``Ｂｏｔ`` is ``Bot``) and stripped of
+    surrounding spaces, then must hold 1 to 24 characters, something visible, no control,
+    format, private-use, unassigned or blank characters (Hangul fillers, the braille blank),
+    at most two combining marks on a character, and (unless ``reserved``: the system's own
+    accounts) none of :data:`RESERVED_NAMES`.
 
     >>> validate_name("  Zhang San ")
     'Zhang San'
@@ -161,17 +170,32 @@ def validate_name(name: str) -> str:
     Traceback (most recent call last):
     ...
     shuangkou.store.errors.InvalidNameError: display name contains a control character (U+0009)
+    >>> validate_name("Ｂｏｔ")
+    Traceback (most recent call last):
+    ...
+    shuangkou.store.errors.InvalidNameError: display name 'Bot' is the system's
     """
     if not isinstance(name, str):
         raise InvalidNameError(f"display name must be a string, not {type(name).__name__}")
-    name = unicodedata.normalize("NFC", name).strip()
+    name = unicodedata.normalize("NFKC", name).strip()
     if not name:
         raise InvalidNameError("display name is empty")
     if len(name) > NAME_MAX_LENGTH:
         raise InvalidNameError(f"display name is {len(name)} characters long; at most {NAME_MAX_LENGTH}")
+    marks = 0
     for char in name:
-        if unicodedata.category(char) in _BAD_NAME_CATEGORIES:
+        category = unicodedata.category(char)
+        if category in _BAD_NAME_CATEGORIES:
             raise InvalidNameError(f"display name contains a control character (U+{ord(char):04X})")
+        if char in _BLANK_LETTERS:
+            raise InvalidNameError(f"display name contains an invisible character (U+{ord(char):04X})")
+        marks = marks + 1 if category in ("Mn", "Me") else 0
+        if marks > _MOST_MARKS:
+            raise InvalidNameError(f"display name stacks more than {_MOST_MARKS} combining marks on one character")
+    if all(char.isspace() or unicodedata.category(char) in ("Mn", "Me") for char in name):
+        raise InvalidNameError("display name has nothing visible")
+    if not reserved and " ".join(name.casefold().split()) in RESERVED_NAMES:
+        raise InvalidNameError(f"display name {name!r} is the system's")
     return name
 
 
@@ -203,13 +227,14 @@ class Money(Fences):
         """The id of the house account of ``edition`` (R9.7)."""
         return self._houses[check_edition(edition)]
 
-    def create_guest(self, name: str, balances: Mapping[str, int]) -> Account:
-        """Create a guest account named ``name`` with the given starting balance per edition.
+    def create_guest(self, name: str, balances: Mapping[str, int], bot: bool = False) -> Account:
+        """Create a guest account named ``name`` with the given starting balance per edition
+        (``bot``: an account the server plays, which may take a reserved name such as "Bot").
 
         Editions missing from ``balances`` start at 0. Each non-zero starting balance is a
         grant: a ledger row with reason ``"initial balance"``.
         """
-        name = validate_name(name)
+        name = validate_name(name, reserved=bot)
         start: dict[str, int] = dict.fromkeys(EDITIONS, 0)
         for edition, amount in balances.items():
             if check_int(amount, f"starting {check_edition(edition)} balance") < 0:

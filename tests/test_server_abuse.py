@@ -1,0 +1,156 @@
+"""What a hostile client tries against a real server, and that it holds (over real HTTP
+and WebSockets): game ids cannot be enumerated from prefixes, bodies are bounded, deep or
+odd input is a clear 4xx, names cannot hide or imitate the system, guests are no free
+money."""
+
+from __future__ import annotations
+
+import http.client
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from server_fixtures import (
+    OPERATOR_TOKEN,
+    RunningServer,
+    pg_server_database_fixture,  # noqa: F401 - fixtures
+    play_out,
+    run,
+    server_fixture,  # noqa: F401
+    start_game,
+    start_server_fixture,  # noqa: F401
+    weakest,
+)
+
+from shuangkou.store import Store
+
+
+def test_game_ids_cannot_be_listed_from_prefixes(server: RunningServer) -> None:
+    """A finished game is shown to anyone by its whole id (a shareable link), by a prefix
+    only to a session of one of its players; no refusal names another game's id."""
+
+    async def scenario() -> None:
+        players = await start_game(server)
+        final, _ = await play_out(players, (weakest, weakest))
+        game_id = final["game_id"]
+        ana = players[0]
+        stranger = await server.player("Cy")
+        for prefix in ("", *"0123456789abcdef", game_id[:8]):
+            if not prefix:
+                continue
+            for token in (None, stranger.token):
+                status, body = await server.ahttp("GET", f"/api/games/{prefix}", token=token)
+                assert status == 404 and body["code"] == "unknown_game", (prefix, body)
+                assert game_id not in body["message"]
+        status, replay = await server.ahttp("GET", f"/api/games/{game_id}")
+        assert status == 200 and replay["game_id"] == game_id
+        status, replay = await server.ahttp("GET", f"/api/games/{game_id[:6]}", token=ana.token)
+        assert status == 200 and replay["game_id"] == game_id
+        status, refused = await server.ahttp("GET", f"/api/games/{game_id[:6]}", token="forged")
+        assert status == 401 and refused["code"] == "invalid_token"
+
+    run(scenario(), timeout=90)
+
+
+def _raw(server: RunningServer, method: str, path: str, body: bytes, headers: dict[str, str],
+         source: str = "127.0.0.1") -> tuple[int, dict[str, Any]]:
+    """One HTTP request from the loopback address ``source`` (127.0.0.2 is another client)."""
+    port = int(server.base_url.rsplit(":", 1)[1])
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(source, 0))
+    try:
+        connection.request(method, path, body=body, headers=headers)
+        response = connection.getresponse()
+        return response.status, json.loads(response.read() or b"{}")
+    finally:
+        connection.close()
+
+
+def test_bodies_are_bounded_and_odd_input_is_a_clear_refusal(server: RunningServer) -> None:
+    """A body over 16 KiB is refused from its Content-Length before it is read (413), or as
+    soon as a chunked one runs over; JSON nested 100,000 deep is a 400 ``bad_json`` on the
+    public and the operator API alike; a bearer token that is not ASCII is a 401, not a 500."""
+    json_type = {"Content-Type": "application/json"}
+    status, refused = _raw(server, "POST", "/api/guest", b"{}", {**json_type, "Content-Length": str(400 << 20)})
+    assert status == 413 and refused["code"] == "too_large"
+
+    def chunks() -> Iterator[bytes]:
+        yield b'{"name": "'
+        for _ in range(64):
+            yield b"x" * 1024
+
+    port = int(server.base_url.rsplit(":", 1)[1])
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request("POST", "/api/guest", body=chunks(), headers=json_type, encode_chunked=True)
+    response = connection.getresponse()
+    assert response.status == 413 and json.loads(response.read())["code"] == "too_large"
+    connection.close()
+    deep = b"[" * 100_000 + b"]" * 100_000
+    for path, token in (("/api/guest", None), ("/api/admin/grant", OPERATOR_TOKEN)):
+        headers = {**json_type, **({"Authorization": f"Bearer {token}"} if token else {})}
+        status, refused = _raw(server, "POST", path, b'{"a": ' + deep[:8000] + deep[-8000:] + b"}", headers)
+        assert status == 400 and refused["code"] == "bad_json", (path, refused)
+    odd = "Bearer ü€".encode().decode("latin-1")  # as a client may send UTF-8 in a header
+    status, refused = _raw(server, "GET", "/api/admin/accounts", b"", {"Authorization": odd})
+    assert status == 401 and refused["code"] == "not_operator"
+    assert server.errors == []
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("\u3164", "invisible"), ("\u2800\u2800", "invisible"), ("a" + "\u0301" * 24, "combining marks"),
+        ("Bot", "the system's"), ("Ｂｏｔ", "the system's"), ("house (points)", "the system's"),
+        (" \u0301 ", "nothing visible"), ("a\u200bb", "control character"),
+    ],
+)
+def test_names_that_hide_or_imitate_the_system_are_refused(server: RunningServer, name: str, why: str) -> None:
+    status, refused = server.http("POST", "/api/guest", {"name": name})
+    assert status == 400 and refused["code"] == "bad_name" and why in refused["message"], refused
+
+
+def test_names_are_normalised_and_bots_keep_their_name(server: RunningServer) -> None:
+    status, made = server.http("POST", "/api/guest", {"name": "Ｚｈａｎｇ Ｓａｎ"})
+    assert status == 200 and made["account"]["name"] == "Zhang San"  # NFKC
+    status, made = server.http("POST", "/api/guest", {"name": "Nguyễn"})  # two marks on one letter, decomposed
+    assert status == 200 and made["account"]["name"] == "Nguyễn"
+
+
+def test_guests_are_rate_limited_per_address(start_server: Callable[..., RunningServer]) -> None:
+    """A client address makes a burst of guests, then a few a minute (429 ``rate_limited``);
+    another address is not held back by it."""
+    server = start_server(guests_per_minute=6.0, guest_burst=3.0)
+    body, headers = json.dumps({"name": "Flood"}).encode(), {"Content-Type": "application/json"}
+    statuses = [_raw(server, "POST", "/api/guest", body, headers)[0] for _ in range(5)]
+    assert statuses == [200, 200, 200, 429, 429]
+    assert _raw(server, "POST", "/api/guest", body, headers)[1]["code"] == "rate_limited"
+    assert _raw(server, "POST", "/api/guest", body, headers, source="127.0.0.2")[0] == 200
+
+
+def test_joining_with_bots_and_leaving_reuses_the_bot_accounts(server: RunningServer) -> None:
+    """A join-with-bots / leave loop seats the same bot account again instead of making a
+    new one each time; a reused bot that lost is topped up to the starting balance by a
+    grant ("bot top-up"), so the ledger still balances."""
+
+    async def scenario() -> None:
+        player = await server.player("Looper")
+        before = len((await server.aadmin("GET", "accounts?limit=1000"))["accounts"])
+        bots: set[int] = set()
+        for _ in range(10):
+            await player.join("points", "bot")
+            table = await player.until(lambda t: t["you"] is not None and all(t["seats"]))
+            bots |= {seat["account"] for seat in table["seats"] if seat["bot"]}
+            await player.leave()
+        after = len((await server.aadmin("GET", "accounts?limit=1000"))["accounts"])
+        assert len(bots) == 1 and after - before == 1
+        (bot,) = bots
+        await server.aadmin("POST", "grant", {"account": bot, "edition": "points", "delta": -500, "reason": "lost"})
+        await player.join("points", "bot")
+        table = await player.until(lambda t: t["you"] is not None and all(t["seats"]))
+        assert {seat["account"] for seat in table["seats"] if seat["bot"]} == {bot}
+        entries = (await server.aadmin("GET", f"ledger?account={bot}"))["entries"]
+        assert (entries[0]["reason"], entries[0]["delta"], entries[0]["balance_after"]) == ("bot top-up", 500, 1000)
+
+    run(scenario(), timeout=90)
+    with Store(server.settings.database_url) as store:
+        assert store.audit() == []
