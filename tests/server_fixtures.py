@@ -297,6 +297,7 @@ def start_server_fixture(tmp_path: Path, pg_server_database: URL | None) -> Iter
             "rate": 1000.0,
             "burst": 1000.0,
             "guests_per_minute": 0.0,  # every guest of a test comes from one address
+            "replays_per_second": 0.0,
         }
         values.update(overrides)
         running = RunningServer(ServerSettings(**values), uvicorn_options or {}).start()

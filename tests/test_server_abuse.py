@@ -154,3 +154,28 @@ def test_joining_with_bots_and_leaving_reuses_the_bot_accounts(server: RunningSe
     run(scenario(), timeout=90)
     with Store(server.settings.database_url) as store:
         assert store.audit() == []
+
+
+def test_replays_are_kept_computed_off_the_loop_and_rate_limited(start_server: Callable[..., RunningServer]) -> None:
+    """A finished game's replay is computed once and kept (the same bytes again), and a
+    client address asking for replays faster than 10 a second past a burst is refused
+    (429 ``rate_limited``) while another address is served."""
+    server = start_server(replays_per_second=10.0, replay_burst=5.0)
+
+    async def scenario() -> str:
+        players = await start_game(server)
+        final, _ = await play_out(players, (weakest, weakest))
+        return str(final["game_id"])
+
+    game_id = run(scenario(), timeout=90)
+    answers = [_raw(server, "GET", f"/api/games/{game_id}", b"", {}) for _ in range(8)]
+    assert [status for status, _ in answers[:5]] == [200] * 5 and answers[0][1] == answers[4][1]
+    assert any(status == 429 and body["code"] == "rate_limited" for status, body in answers[5:])
+    assert _raw(server, "GET", f"/api/games/{game_id}", b"", {}, source="127.0.0.2")[0] == 200
+    assert list(server_state(server).replays) == [game_id]
+
+
+def server_state(server: RunningServer) -> Any:
+    """The application state of a server running in this process."""
+    assert server._server is not None
+    return server._server.config.app.state.server

@@ -3,6 +3,7 @@ operator API under ``/api/admin`` (docs/server.md)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import secrets
@@ -18,13 +19,13 @@ from starlette.routing import Route
 from ..errors import ErrorCode
 from ..games.shuangkou.config import BotLevel
 from ..games.shuangkou.game import seat_team
-from ..store import InvalidNameError, LedgerEntry, StoredGame, StoreError, UnknownAccountError
+from ..store import InvalidNameError, LedgerEntry, Store, StoredGame, StoreError, UnknownAccountError
 from . import protocol as p
 from .lobby import LobbyError
 from .metrics import METRICS
 from .record import restore_game, stored_bot_level
 from .replay import resolve_game_id
-from .state import account_json, app_state
+from .state import REPLAYS_KEPT, account_json, app_state
 
 __all__ = ["routes"]
 
@@ -83,8 +84,7 @@ async def guest(request: Request) -> Response:
     """Create a guest account: its session token and the account. A client address makes
     ``guest_burst`` guests at once, then ``guests_per_minute`` (429 ``rate_limited``)."""
     server = app_state(request)
-    address = request.client.host if request.client is not None else ""
-    if not server.guest_limits.allow(address):
+    if not server.guest_limits.allow(_address(request)):
         return refuse("rate_limited", "too many new guests from your address: try again in a minute", 429)
     try:
         data = await body(request)
@@ -177,8 +177,14 @@ async def game_replay(request: Request) -> Response:
     token: ids cannot be guessed or listed from prefixes): what its players may see once it
     is over — the seats by name, the hands as dealt (亮牌), the leader, flip card and seat
     swap, every event as views show it, and the settlement. No account ids, seed or cards
-    not dealt. 404 ``unknown_game``; a game still running or void: 409 ``not_finished``."""
+    not dealt. 404 ``unknown_game``; a game still running or void: 409 ``not_finished``.
+
+    A replay is computed outside the event loop (:data:`~.state.REPLAYS_AT_ONCE` at a time)
+    and kept (:data:`~.state.REPLAYS_KEPT`), and a client address asks for at most 10 a second (bursts
+    of 20, by default; 429 ``rate_limited``), so that no client slows the tables down."""
     server = app_state(request)
+    if not server.replay_limits.allow(_address(request)):
+        return refuse("rate_limited", "too many replays asked for from your address: slow down", 429)
     text = request.path_params["game_id"]
     token = _bearer(request)
     try:
@@ -188,19 +194,37 @@ async def game_replay(request: Request) -> Response:
     if account is None and not _FULL_GAME_ID.fullmatch(text):
         return refuse("unknown_game", f"no game {text!r}: a game is shown by its whole id (a prefix needs the "
                       "session token of one of its players)", 404)
+    kept = server.replays.get(text)
+    if kept is not None:
+        server.replays.move_to_end(text)
+        return Response(kept, media_type="application/json")
+    async with server.replay_slots:
+        try:
+            game_id, encoded = await asyncio.to_thread(
+                _replay, server.store, text, account.id if account is not None else None
+            )
+        except LobbyError as problem:
+            return refuse(problem.code, problem.message, 409 if problem.code == "not_finished" else 404)
+    server.replays[game_id] = encoded
+    while len(server.replays) > REPLAYS_KEPT:
+        server.replays.popitem(last=False)
+    return Response(encoded, media_type="application/json")
+
+
+def _replay(store: Store, text: str, account_id: int | None) -> tuple[str, bytes]:
+    """The id and the encoded replay of the finished game ``text`` names (:func:`game_replay`);
+    :class:`LobbyError` ``unknown_game`` or ``not_finished`` otherwise. Runs in a thread."""
     try:
-        game_id = await server.run_db(
-            lambda: resolve_game_id(server.store, text, account.id if account is not None else None)
-        )
+        game_id = resolve_game_id(store, text, account_id)
     except ValueError as problem:
-        return refuse("unknown_game", str(problem), 404)
-    stored = await server.run_db(lambda: server.store.get_game(game_id)) if game_id is not None else None
+        raise LobbyError("unknown_game", str(problem)) from None
+    stored = store.get_game(game_id) if game_id is not None else None
     if stored is None:
-        return refuse("unknown_game", f"no game {text!r}", 404)
+        raise LobbyError("unknown_game", f"no game {text!r}")
     if stored.status != "finished":
-        return refuse("not_finished", f"game {stored.game_id} is {stored.status}: only a finished game is shown", 409)
+        raise LobbyError("not_finished", f"game {stored.game_id} is {stored.status}: only a finished game is shown")
     record, game = restore_game(stored)
-    return JSONResponse({
+    return stored.game_id, orjson.dumps({
         "game_id": stored.game_id,
         "room": stored.room,
         "title": game.settings.name,
@@ -373,6 +397,11 @@ def routes() -> list[Route]:
 def _is_int(value: object) -> TypeGuard[int]:
     """An integer that fits the database's 64-bit columns (and not a boolean)."""
     return isinstance(value, int) and not isinstance(value, bool) and -(2**63) <= value < 2**63
+
+
+def _address(request: Request) -> str:
+    """The client's address (a trusted proxy's ``X-Forwarded-For``, as uvicorn reads it)."""
+    return request.client.host if request.client is not None else ""
 
 
 def _bearer(request: Request) -> str | None:

@@ -45,6 +45,8 @@ class ServerSettings:
     burst: float = 40.0
     guests_per_minute: float = 6.0  # new guest accounts per client address, after a burst of guest_burst; 0: no limit
     guest_burst: float = 30.0
+    replays_per_second: float = 10.0  # GET /api/games/ID per client address, after a burst of replay_burst; 0: no limit
+    replay_burst: float = 20.0
     tune_gc: bool = False  # set by serve(): a process of its own may tune the garbage collector
     ws_deflate: bool = False  # per-message compression: less bandwidth, much more CPU and memory per socket
     cluster: ClusterSettings | None = None  # a node of a cluster (docs/deployment.md); None: a single server

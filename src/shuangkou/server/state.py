@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final, TypeVar
@@ -20,7 +21,7 @@ from .lobby import Lobby, LobbyError
 from .metrics import METRICS
 from .settings import ServerSettings
 
-__all__ = ["AppState", "account_json", "app_state"]
+__all__ = ["REPLAYS_AT_ONCE", "REPLAYS_KEPT", "AppState", "account_json", "app_state"]
 
 log = logging.getLogger("shuangkou.server")
 T = TypeVar("T")
@@ -30,6 +31,12 @@ POSTGRESQL_COMMIT_DELAY: Final = 0.010
 otherwise: at 300 tables on two nodes, 10 ms made batches of about 2 actions instead of 1,
 cut the nodes' CPU per action by about a sixth and PostgreSQL's by a third, and added about
 10 ms to the median action (docs/deployment.md#capacity)."""
+
+
+REPLAYS_KEPT: Final = 256
+"""Finished games' replays kept encoded, the most recently asked for (a finished game never changes)."""
+REPLAYS_AT_ONCE: Final = 2
+"""Replays computed at the same time, each in a thread of its own, off the event loop."""
 
 
 class AppState:
@@ -49,6 +56,9 @@ class AppState:
         self.cluster: Cluster | None = None
         self.connections: set[Connection] = set()
         self.guest_limits = AddressLimiter(settings.guests_per_minute / 60, settings.guest_burst)
+        self.replay_limits = AddressLimiter(settings.replays_per_second, settings.replay_burst)
+        self.replays: OrderedDict[str, bytes] = OrderedDict()  # finished games' replays, encoded (http.py)
+        self.replay_slots = asyncio.Semaphore(REPLAYS_AT_ONCE)
         # SQLite: the calls run in the event loop itself. A call takes a fraction of a
         # millisecond (commits are not flushed, see docs/server.md), less than handing it to a
         # thread and back, whose Python code would compete for the GIL with the event loop:
