@@ -5,6 +5,7 @@ money."""
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 from collections.abc import Callable, Iterator
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 from server_fixtures import (
     OPERATOR_TOKEN,
+    Player,
     RunningServer,
     pg_server_database_fixture,  # noqa: F401 - fixtures
     play_out,
@@ -23,6 +25,7 @@ from server_fixtures import (
     weakest,
 )
 
+from shuangkou.server.client import ClientError
 from shuangkou.store import Store
 
 
@@ -179,3 +182,26 @@ def server_state(server: RunningServer) -> Any:
     """The application state of a server running in this process."""
     assert server._server is not None
     return server._server.config.app.state.server
+
+
+def test_an_account_holds_a_bounded_number_of_connections(server: RunningServer) -> None:
+    """One account opens 8 WebSockets; the 9th is refused (``too_many_connections``) and
+    closed; once one of the 8 closes, a new one is welcome (their seat goes to the newest)."""
+
+    async def scenario() -> None:
+        first = await server.player("Tabs")
+        others = [await server.again(first) for _ in range(7)]
+        extra = Player(server.base_url, first.token, first.account)
+        with pytest.raises(ClientError) as refused:
+            await extra.connect()
+        assert refused.value.code == "too_many_connections"
+        await others.pop().close()
+        for _ in range(50):  # the server learns of the close in a moment
+            try:
+                welcome = await Player(server.base_url, first.token, first.account).connect()
+                break
+            except ClientError:
+                await asyncio.sleep(0.05)
+        assert welcome["type"] == "welcome"
+
+    run(scenario())

@@ -27,6 +27,7 @@ ErrorCode = Literal[
     "unknown_type",
     "bad_message",
     "rate_limited",
+    "too_many_connections",
     # sessions, the lobby and the server
     "invalid_token",
     "shutting_down",

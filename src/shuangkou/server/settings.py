@@ -47,6 +47,7 @@ class ServerSettings:
     guest_burst: float = 30.0
     replays_per_second: float = 10.0  # GET /api/games/ID per client address, after a burst of replay_burst; 0: no limit
     replay_burst: float = 20.0
+    connections_per_account: int = 8  # WebSockets one account may hold open at once
     tune_gc: bool = False  # set by serve(): a process of its own may tune the garbage collector
     ws_deflate: bool = False  # per-message compression: less bandwidth, much more CPU and memory per socket
     cluster: ClusterSettings | None = None  # a node of a cluster (docs/deployment.md); None: a single server

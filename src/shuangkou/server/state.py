@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final, TypeVar
@@ -55,6 +55,7 @@ class AppState:
         )
         self.cluster: Cluster | None = None
         self.connections: set[Connection] = set()
+        self.connections_of: Counter[int] = Counter()  # open WebSockets per account
         self.guest_limits = AddressLimiter(settings.guests_per_minute / 60, settings.guest_burst)
         self.replay_limits = AddressLimiter(settings.replays_per_second, settings.replay_burst)
         self.replays: OrderedDict[str, bytes] = OrderedDict()  # finished games' replays, encoded (http.py)

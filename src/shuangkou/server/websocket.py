@@ -257,9 +257,16 @@ class PlayerSocket(SansIOSocket[ServerProtocol]):
         if not state.lobby.accepting:
             self._refuse_and_close("shutting_down", "the server is shutting down", 1012)
             return
+        most = state.settings.connections_per_account
+        if state.connections_of[account.id] >= most:
+            self._refuse_and_close(
+                "too_many_connections", f"this account has {most} connections open already: close one", 1008
+            )
+            return
         connection = Connection(account, self)
         self.session = ClientSession(state, connection)
         state.connections.add(connection)
+        state.connections_of[account.id] += 1
         METRICS.connections.inc()
         connection.send({"type": "welcome", "account": account_json(account), "rooms": state.lobby.summary()})
         table = state.lobby.seated.get(account.id)
@@ -276,6 +283,10 @@ class PlayerSocket(SansIOSocket[ServerProtocol]):
         session, self.session = self.session, None
         if session is not None:
             self.state.connections.discard(session.connection)
+            counts = self.state.connections_of
+            counts[session.account.id] -= 1
+            if counts[session.account.id] <= 0:
+                del counts[session.account.id]
             METRICS.connections.dec()
             session.close()
 
