@@ -5,11 +5,17 @@ the referee and the simulator, which know no game."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from highcard import HIGHCARD, HighCardHand, Hosting, Stake
+from server_fixtures import (
+    ROOMS,
+    RunningServer,
+    pg_server_database_fixture,  # noqa: F401 - fixtures
+    start_server_fixture,  # noqa: F401
+)
 
 from shuangkou.games import families, family, game_of, load_room, register, unregister
 from shuangkou.games.interface import GameFamily, Waiting
@@ -119,3 +125,16 @@ def test_the_simulator_plays_a_game_it_has_never_heard_of(highcard_room: Path) -
     assert report.to_text().startswith("200 games, room 'High card', one team per bot")
     bold, cautious = report.bot_stats()
     assert bold.mean_delta + cautious.mean_delta == 0
+
+
+def test_the_server_finds_each_room_s_game_in_the_registry(
+    start_server: Callable[..., RunningServer], highcard_room: Path
+) -> None:
+    """The lobby loads room files through the registry: a file naming an unknown game is
+    refused with its key, and a room of a registered game that tables do not play yet is
+    reported; the other rooms open."""
+    server = start_server(rooms={**ROOMS, "cards": highcard_room.read_text(), "bridge": 'game = "bridge"\n'})
+    reloaded = server.admin("POST", "rooms/reload")
+    assert reloaded["errors"]["cards"].endswith("game: 'highcard' is not played at this server's tables yet")
+    assert 'bridge.toml: game: expected one of highcard, shuangkou, found "bridge"' in reloaded["errors"]["bridge"]
+    assert sorted(reloaded["loaded"]) == sorted(ROOMS)

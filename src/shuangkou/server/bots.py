@@ -18,7 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
-from ..games.shuangkou.bots import Bot, Seen, make_bot
+from ..games.shuangkou.bots import Acting, Seen, make_bot
 from ..games.shuangkou.combos import Combo
 from ..games.shuangkou.config import BotLevel, RoomConfig
 from ..games.shuangkou.expert import Budget, ExpertBot
@@ -36,7 +36,7 @@ class SeatBot:
 
     level: BotLevel
     rollouts: int
-    quick: Bot | None
+    quick: Acting | None
 
     @classmethod
     def of(cls, config: RoomConfig) -> SeatBot:

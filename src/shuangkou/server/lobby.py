@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from ..editions import EDITIONS
-from ..games.shuangkou.config import ConfigError, load_config
+from ..games import load_room
+from ..games.shuangkou.config import RoomConfig, load_config
+from ..roomfiles import ConfigError
 from ..store import Account, Fence, FencedError, Store, StoredGame
 from .bots import ExpertPool, SeatBot, default_expert_workers
 from .cluster import WAITING_LISTED, Cluster, Redirect
@@ -91,14 +93,19 @@ class Lobby:
     def reload_rooms(self) -> dict[str, Any]:
         """(Re)load every room file: new rooms open, changed ones apply to new games only,
         removed ones close. An invalid file leaves its room as it was and is reported. A
+        room's file names its game (the registry, :func:`~shuangkou.games.load_room`); tables
+        play Shuangkou rooms so far, and a room of another registered game is reported. A
         server that is stopping keeps every room closed."""
         loaded, errors = [], {}
         files = self._room_files()
         for name, source in files.items():
             try:
-                config = load_config(source)
+                family, config = load_room(source)
             except (ConfigError, OSError) as problem:
                 errors[name] = str(problem)
+                continue
+            if not isinstance(config, RoomConfig):
+                errors[name] = f"{source}: game: {family.name!r} is not played at this server's tables yet"
                 continue
             room = self.rooms.get(name)
             if room is None:

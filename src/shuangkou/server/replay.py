@@ -17,8 +17,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..games.shuangkou.config import ConfigError
 from ..games.shuangkou.game import Game, GameError
+from ..roomfiles import ConfigError
 from ..store import LedgerEntry, Store
 from .record import TableRecord, balances_before, restore_game, stored_actions
 

@@ -24,7 +24,7 @@ from typing import Any, TypeVar, assert_never
 import orjson
 
 from ..errors import ErrorCode
-from ..games.shuangkou.bots import GreedyBot, Seen, bot_action
+from ..games.shuangkou.bots import GreedyBot, Seen
 from ..games.shuangkou.combos import Combo
 from ..games.shuangkou.config import RoomConfig
 from ..games.shuangkou.game import (
@@ -35,11 +35,9 @@ from ..games.shuangkou.game import (
     Event,
     Game,
     GameError,
-    HostedTurn,
     Hosting,
     Pass,
     Play,
-    Timeout,
     action_to_dict,
 )
 from ..games.shuangkou.scoring import Settlement, SettlementView, TableSettlement, TableSettlementView
@@ -782,13 +780,14 @@ class Table:
         if current is None or not self.playing:
             return
         game = current.game
-        seat = self.seats[game.to_act]
+        wait = game.waiting()[0]  # the clock times one seat at a time (every game played at tables waits for one)
+        seat = self.seats[wait.seat]
         if seat is None:
             return
-        if seat.bot is not None or game.hosting[game.to_act]:
+        if seat.bot is not None or game.hosted(wait.seat):
             self.clock.start(Turn("auto", self.seq), self.services.bot_delay)
         else:
-            self.clock.start(timed, game.settings.turn_seconds)
+            self.clock.start(timed, wait.seconds)
 
     def _arm_ready(self, index: int) -> None:
         """A seated player who is not ready in time leaves the table (R11.4)."""
@@ -812,20 +811,20 @@ class Table:
         if current is None or not self._turn_is_current(turn):
             return  # the turn (or, for automatic moves, the state) it was armed for is over
         game = current.game
-        index = game.to_act
+        index = game.waiting()[0].seat
         seat = self.seats[index]
         if seat is None:
             return
         if turn.kind == "auto":
             bot = seat.bot
             if bot is None:
-                await self._apply(HostedTurn(index))
+                await self._apply(game.default_action(index))  # hosting (R11.2)
             elif bot.quick is not None:
-                await self._apply(bot_action(game, bot.quick))
+                await self._apply(bot.quick.act(game, index))
             else:
                 self._search(current, bot)
-        elif not game.hosting[index]:
-            await self._apply(Timeout(index))
+        elif not game.hosted(index):
+            await self._apply(game.timeout_action(index))  # R11.3
 
     def _search(self, current: TableGame, bot: SeatBot) -> None:
         """Have the expert bot to act search its move in the background (once per state):
