@@ -55,7 +55,7 @@ measured), in microseconds per action."""
 
 def database_seconds() -> float:
     """CPU seconds used so far by the processes named ``postgres`` on this machine."""
-    from shuangkou.server.loadtest import CpuSnapshot  # here: a round of --baseline may run on a copy without it
+    from shuangkou.loadtest.run import CpuSnapshot  # here: a round of --baseline may run on a copy without it
 
     return sum(process.seconds for process in CpuSnapshot.read().processes.values() if process.name == "postgres")
 
@@ -64,7 +64,7 @@ def can_measure_database(url: str) -> bool:
     """Whether the database's CPU can be read: PostgreSQL on this machine, and a copy of the
     code that reads processes' CPU."""
     try:
-        from shuangkou.server.loadtest import CpuSnapshot  # noqa: F401 - only whether this copy has it
+        from shuangkou.loadtest.run import CpuSnapshot  # noqa: F401 - only whether this copy has it
     except ImportError:
         return False
     parsed = make_url(url)
@@ -157,7 +157,7 @@ def database_for_run(database_url: str | None, as_given: bool = False) -> Iterat
     database at ``database_url`` (that database itself when ``as_given``: a round of
     ``--baseline``, whose schema the parent made); gone afterwards."""
     if database_url is not None and make_url(database_url).get_backend_name() == "postgresql" and not as_given:
-        from shuangkou.server.loadtest import fresh_schema  # here: --baseline runs this file on copies without it
+        from shuangkou.loadtest.run import fresh_schema  # here: --baseline runs this file on copies without it
 
         with fresh_schema(database_url, "bench") as url:
             yield url

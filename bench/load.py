@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 
-from shuangkou.server.loadtest import main
+from shuangkou.loadtest.run import main
 
 if __name__ == "__main__":
     sys.exit(main())

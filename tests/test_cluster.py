@@ -32,8 +32,8 @@ from server_players import close_all, finish_by_hosting, play_turns, seat_pair
 from server_processes import ROOM, check_ledger, replay_matches, run, server_process, write_rooms
 from sqlalchemy import create_engine, text
 
+from shuangkou.loadtest.run import CpuSnapshot, LoadSettings, run_load
 from shuangkou.server.client import Client
-from shuangkou.server.loadtest import CpuSnapshot, LoadSettings, run_load
 from shuangkou.server.process import ServerProcess
 
 REDIS_URL_VARIABLE = "SHUANGKOU_TEST_REDIS_URL"

@@ -1,4 +1,4 @@
-"""The load test's CPU budgets (shuangkou.server.cpubudget): a real control group of this
+"""The load test's CPU budgets (shuangkou.loadtest.cpubudget): a real control group of this
 machine holding a real process, and ``loadtest --node-cpu``. Skipped where no control
 group can be made (not root, or no cpu controller)."""
 
@@ -13,8 +13,8 @@ import time
 import pytest
 
 from shuangkou.cli import main
-from shuangkou.server.cpubudget import PERIOD_US, CpuBudget, CpuBudgetError
-from shuangkou.server.loadtest import LoadSettings, run_load
+from shuangkou.loadtest.cpubudget import PERIOD_US, CpuBudget, CpuBudgetError
+from shuangkou.loadtest.run import LoadSettings, run_load
 
 
 def _budget(cores: float) -> CpuBudget:

@@ -13,7 +13,7 @@ import pytest
 from websockets.asyncio.server import Request, Response, ServerConnection, serve
 from websockets.exceptions import InvalidStatus
 
-from shuangkou.server.leansocket import LeanSocket
+from shuangkou.loadtest.leansocket import LeanSocket
 
 Handler = Callable[[ServerConnection], Awaitable[None]]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from shuangkou.cli import main
-from shuangkou.server.loadtest import (
+from shuangkou.loadtest.run import (
     CpuSnapshot,
     LoadSettings,
     ProcessCpu,
@@ -241,7 +241,7 @@ def test_errors_before_the_window_count_apart_and_none_while_stopping() -> None:
     """An error while players are seated or warm up (a redirect that failed leaves a player
     without a table for the whole window) is reported as ``warmup:CODE``; one while the
     run stops is not an error of the server."""
-    from shuangkou.server.loadtest import _Run
+    from shuangkou.loadtest.run import _Run
 
     run = _Run(LoadSettings(), "http://127.0.0.1:1")
     run.error("redirect_failed")
@@ -253,7 +253,7 @@ def test_errors_before_the_window_count_apart_and_none_while_stopping() -> None:
 
 
 def test_a_cluster_run_says_how_many_tables_each_node_ran() -> None:
-    from shuangkou.server.loadtest import LoadReport
+    from shuangkou.loadtest.run import LoadReport
 
     report = LoadReport(
         tables=300, connections=600, connected=600, seconds=20.0, actions=5000, actions_per_second=250.0,
@@ -275,7 +275,7 @@ def test_a_bot_follows_a_redirect_to_the_node_it_names_and_joins_there() -> None
     import orjson
     from websockets.asyncio.server import ServerConnection, serve
 
-    from shuangkou.server.loadtest import _Bot, _Run
+    from shuangkou.loadtest.run import _Bot, _Run
 
     async def main() -> None:
         joins: list[dict[str, object]] = []
@@ -312,7 +312,7 @@ def test_a_socket_that_ends_before_its_welcome_fails_the_open_and_one_lost_after
 
     from websockets.asyncio.server import ServerConnection, serve
 
-    from shuangkou.server.loadtest import _Bot, _Run
+    from shuangkou.loadtest.run import _Bot, _Run
 
     async def main() -> None:
         async def refuse(connection: ServerConnection) -> None:

@@ -614,7 +614,7 @@ def run_protocol_schema(args: argparse.Namespace) -> int:
 
 @command
 def add_loadtest(subparsers: Subparsers) -> None:
-    from .server.loadtest import add_arguments
+    from .loadtest.run import add_arguments
 
     parser = subparsers.add_parser(
         "loadtest",
@@ -629,7 +629,7 @@ def add_loadtest(subparsers: Subparsers) -> None:
 
 
 def run_loadtest(args: argparse.Namespace) -> int:
-    from .server.loadtest import run_command
+    from .loadtest.run import run_command
     from .server.process import ServerStartError
 
     try:

@@ -71,10 +71,10 @@ import msgspec
 import orjson
 
 from ..games.shuangkou.config import SHIPPED_NAMES
-from .client import join_after
+from ..server.client import join_after
+from ..server.process import ServerProcess
 from .cpubudget import CpuBudget, CpuBudgetError
 from .leansocket import LeanSocket
-from .process import ServerProcess
 
 __all__ = [
     "CpuShare", "CpuSnapshot", "LoadReport", "LoadSettings", "ProcessCpu", "cpu_split", "main", "run_load", "sweep",

@@ -23,7 +23,7 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 from websockets.uri import WebSocketURI, parse_uri
 
-from .sansio import SansIOSocket
+from ..server.sansio import SansIOSocket
 
 __all__ = ["LeanSocket"]
 
