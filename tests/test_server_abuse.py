@@ -205,3 +205,26 @@ def test_an_account_holds_a_bounded_number_of_connections(server: RunningServer)
         assert welcome["type"] == "welcome"
 
     run(scenario())
+
+
+def test_more_connections_do_not_multiply_an_account_s_message_allowance(
+    start_server: Callable[..., RunningServer],
+) -> None:
+    """The message rate limit holds per account as well as per connection: four
+    connections of one account, each sending 5 pings at once under a limit of 5 a second
+    (bursts of 5), get about 5 answers in all, not 20; the rest are ``rate_limited``."""
+    server = start_server(rate=5.0, burst=5.0)
+
+    async def scenario() -> None:
+        first = await server.player("Many")
+        sockets = [first, *[await server.again(first) for _ in range(3)]]
+        for socket in sockets:
+            for _ in range(5):
+                await socket.send({"type": "ping"})
+        replies: list[str] = []
+        for socket in sockets:
+            for _ in range(5):
+                replies.append((await socket.receive(timeout=5))["type"])
+        assert replies.count("pong") <= 7 and replies.count("error") >= 13, replies
+
+    run(scenario())

@@ -16,7 +16,7 @@ from starlette.requests import HTTPConnection
 
 from ..store import Account, Store
 from .cluster import Cluster, NodeStatus
-from .connection import AddressLimiter, Connection
+from .connection import AddressLimiter, Connection, RateLimiter
 from .lobby import Lobby, LobbyError
 from .metrics import METRICS
 from .settings import ServerSettings
@@ -56,6 +56,7 @@ class AppState:
         self.cluster: Cluster | None = None
         self.connections: set[Connection] = set()
         self.connections_of: Counter[int] = Counter()  # open WebSockets per account
+        self.account_limits: dict[int, RateLimiter] = {}  # messages per account, shared by its connections
         self.guest_limits = AddressLimiter(settings.guests_per_minute / 60, settings.guest_burst)
         self.replay_limits = AddressLimiter(settings.replays_per_second, settings.replay_burst)
         self.replays: OrderedDict[str, bytes] = OrderedDict()  # finished games' replays, encoded (http.py)

@@ -67,12 +67,16 @@ class ClientSession:
         self.connection = connection
         self.account: Account = connection.account
         self.limiter = RateLimiter(state.settings.rate, state.settings.burst)
+        # The account's allowance, shared by its connections: more connections send no more.
+        self.account_limiter = state.account_limits.setdefault(
+            self.account.id, RateLimiter(state.settings.rate, state.settings.burst)
+        )
         self.watching: Table | None = None
 
     def handle(self, data: bytes) -> Work | None:
         """One message: handled now, or the work to await before the next (seating, or a
         table watched on another node)."""
-        if not self.limiter.allow():
+        if not (self.limiter.allow() and self.account_limiter.allow()):
             self.refuse("rate_limited", "too many messages; slow down")
             return None
         try:
@@ -287,6 +291,7 @@ class PlayerSocket(SansIOSocket[ServerProtocol]):
             counts[session.account.id] -= 1
             if counts[session.account.id] <= 0:
                 del counts[session.account.id]
+                self.state.account_limits.pop(session.account.id, None)
             METRICS.connections.dec()
             session.close()
 
