@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import http.client
 import json
+import socket
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -218,13 +220,52 @@ def test_more_connections_do_not_multiply_an_account_s_message_allowance(
     async def scenario() -> None:
         first = await server.player("Many")
         sockets = [first, *[await server.again(first) for _ in range(3)]]
-        for socket in sockets:
+        for each in sockets:
             for _ in range(5):
-                await socket.send({"type": "ping"})
+                await each.send({"type": "ping"})
         replies: list[str] = []
-        for socket in sockets:
+        for each in sockets:
             for _ in range(5):
-                replies.append((await socket.receive(timeout=5))["type"])
+                replies.append((await each.receive(timeout=5))["type"])
         assert replies.count("pong") <= 7 and replies.count("error") >= 13, replies
+
+    run(scenario())
+
+
+def test_a_client_that_sends_its_headers_too_slowly_is_closed(start_server: Callable[..., RunningServer]) -> None:
+    """A connection that opens and sends nothing, or trickles its headers (slowloris), is
+    closed once ``header_seconds`` pass without a whole request's headers; a prompt client,
+    a WebSocket's upgrade and a kept-alive second request are served as before."""
+    server = start_server(header_seconds=0.5)
+    port = int(server.base_url.rsplit(":", 1)[1])
+
+    def closed_by_server(send: Callable[[socket.socket], None]) -> bool:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            try:
+                send(sock)
+                return sock.recv(1024) == b""  # the server closed it, without an answer
+            except (BrokenPipeError, ConnectionResetError):
+                return True  # closed while the client was still sending
+
+    assert closed_by_server(lambda sock: None)
+
+    def trickle(sock: socket.socket) -> None:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\n")
+        for _ in range(4):
+            time.sleep(0.3)
+            sock.sendall(b"X-Slow: 1\r\n")
+
+    assert closed_by_server(trickle)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    for _ in range(2):  # one kept-alive connection, two requests, the second after the deadline
+        connection.request("GET", "/healthz")
+        assert connection.getresponse().read() and time.sleep(0.7) is None
+    connection.close()
+
+    async def scenario() -> None:
+        player = await server.player("Prompt")
+        await asyncio.sleep(1.0)  # the WebSocket stays open past the deadline of its headers
+        await player.send({"type": "ping"})
+        assert (await player.receive())["type"] == "pong"
 
     run(scenario())

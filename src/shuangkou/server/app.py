@@ -30,6 +30,7 @@ from starlette.staticfiles import StaticFiles
 
 from . import http, websocket
 from .datalock import ClaimError, claim
+from .headers import HeaderTimedProtocol
 from .metrics import METRICS
 from .protocol import MAX_TRANSPORT_FRAME_BYTES
 from .settings import ServerSettings
@@ -101,10 +102,16 @@ def serve(settings: ServerSettings, host: str, port: int, on_ready: Callable[[],
 
 def uvicorn_config(app: Starlette, **options: Any) -> uvicorn.Config:
     """uvicorn's configuration for the application (``options`` added): HTTP through the
-    Starlette application, every WebSocket request a :class:`~.websocket.PlayerSocket` of its
-    state (uvicorn builds one per request as it would its own protocol class)."""
-    sockets = cast(type[asyncio.Protocol], functools.partial(websocket.PlayerSocket, app.state.server))
-    return uvicorn.Config(app, log_level="warning", ws=sockets, ws_max_size=MAX_TRANSPORT_FRAME_BYTES, **options)
+    Starlette application, each request's headers due within ``header_seconds``
+    (:class:`~.headers.HeaderTimedProtocol`), every WebSocket request a
+    :class:`~.websocket.PlayerSocket` of its state (uvicorn builds one per request as it
+    would its own protocol class)."""
+    state = app.state.server
+    sockets = cast(type[asyncio.Protocol], functools.partial(websocket.PlayerSocket, state))
+    http = cast(type[asyncio.Protocol], functools.partial(HeaderTimedProtocol, seconds=state.settings.header_seconds))
+    return uvicorn.Config(
+        app, log_level="warning", http=http, ws=sockets, ws_max_size=MAX_TRANSPORT_FRAME_BYTES, **options
+    )
 
 
 class _Server(uvicorn.Server):

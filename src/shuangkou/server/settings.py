@@ -10,6 +10,7 @@ from sqlalchemy.engine import make_url
 
 from ..store import DEFAULT_DATABASE_URL
 from .cluster import ClusterSettings
+from .headers import HEADER_SECONDS
 
 __all__ = ["DATABASE_FILE", "GUESTS_PER_MINUTE_VARIABLE", "ServerSettings", "database_url_in"]
 
@@ -48,6 +49,7 @@ class ServerSettings:
     replays_per_second: float = 10.0  # GET /api/games/ID per client address, after a burst of replay_burst; 0: no limit
     replay_burst: float = 20.0
     connections_per_account: int = 8  # WebSockets one account may hold open at once
+    header_seconds: float = HEADER_SECONDS  # a request's headers are due within this (slow clients are closed)
     tune_gc: bool = False  # set by serve(): a process of its own may tune the garbage collector
     ws_deflate: bool = False  # per-message compression: less bandwidth, much more CPU and memory per socket
     cluster: ClusterSettings | None = None  # a node of a cluster (docs/deployment.md); None: a single server
