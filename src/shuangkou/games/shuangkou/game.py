@@ -668,9 +668,7 @@ class Game:
         A cost once computed is kept, keyed by everything it depends on (the seat, the
         balances and :meth:`_escape_inputs`): the server asks for every seat's on every
         change of its table, and most changes leave it as it was."""
-        try:
-            self.check(Escape(seat))
-        except GameError:
+        if self.escape_action(seat) is None:
             return None
         key = (seat, tuple(balances), *self._escape_inputs(seat))
         cost = self._escape_costs.get(key)
@@ -769,11 +767,14 @@ class Game:
         return Timeout(seat)
 
     def escape_action(self, seat: int) -> Escape | None:
-        """``seat`` leaving now, when that is an escape: a game in progress, the seat still
-        holding cards and no escape yet (R10, C6); else None."""
-        if self.finished or not self.hands[seat] or self.escaped is not None:
+        """``seat`` leaving now, when :meth:`check` allows it as an escape (a game in
+        progress, the seat still holding cards, no escape yet: R10, C6); else None."""
+        escape = Escape(seat)
+        try:
+            self.check(escape)
+        except GameError:
             return None
-        return Escape(seat)
+        return escape
 
     def hosted(self, seat: int) -> bool:
         """Whether hosting plays ``seat`` (R11.2)."""
