@@ -14,11 +14,14 @@ and ``tests/test_errors.py`` fails when one is not documented in ``docs/protocol
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import TYPE_CHECKING, Literal, get_args
 
 from typing_extensions import TypedDict  # pydantic reads it for the protocol schema on Python < 3.12
 
-__all__ = ["ERROR_CODES", "ErrorBody", "ErrorCode", "Refusal", "is_error_code"]
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+__all__ = ["ERROR_CODES", "ErrorBody", "ErrorCode", "Refusal", "first_problem", "is_error_code"]
 
 ErrorCode = Literal[
     # a frame or request that cannot be read (protocol, HTTP bodies)
@@ -90,6 +93,14 @@ class ErrorBody(TypedDict):
     type: Literal["error"]
     code: ErrorCode
     message: str
+
+
+def first_problem(error: ValidationError, whole: str) -> str:
+    """The first problem pydantic found, as ``KEY: MESSAGE`` (``whole`` names the input when
+    the problem is with all of it): what a refusal of a JSON document says."""
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or whole
+    return f"{where}: {first['msg'].removeprefix('Value error, ')}"
 
 
 def is_error_code(text: str) -> bool:

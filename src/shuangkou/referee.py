@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .errors import ErrorCode, Refusal
+from .errors import ErrorCode, Refusal, first_problem
 from .games import load_room
 from .games.interface import Hand
 from .roomfiles import ConfigError
@@ -65,10 +65,7 @@ def referee(data: object) -> dict[str, object]:
     try:
         scenario = Scenario.model_validate(data)
     except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "scenario"
-        message = first["msg"].removeprefix("Value error, ")
-        raise ScenarioError("bad_scenario", f"{where}: {message}") from None
+        raise ScenarioError("bad_scenario", first_problem(error, "scenario")) from None
     try:
         family, room = load_room(scenario.config, scenario.overrides)
     except (ConfigError, OSError, ValueError, KeyError) as error:

@@ -11,12 +11,12 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final, Literal, get_args
+from typing import Any, Final, Literal
 
 from sqlalchemy import BigInteger, Connection, Row, bindparam, func, literal_column, select
 from sqlalchemy.exc import IntegrityError
 
-from ..editions import MAX_AMOUNT, Edition
+from ..editions import EDITIONS, MAX_AMOUNT
 from .checks import check_choice, check_int, check_page, check_text
 from .database import DriverStatement
 from .errors import (
@@ -45,8 +45,6 @@ __all__ = [
     "EDITIONS", "NAME_MAX_LENGTH", "RESERVED_NAMES", "Account", "LedgerEntry", "Money", "Payout", "validate_name",
 ]
 
-EDITIONS: Final[tuple[Edition, ...]] = get_args(Edition)
-"""The editions; every account has one balance per edition, the house one account per edition."""
 
 NAME_MAX_LENGTH: Final = 24
 """The longest display name, in characters."""

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from ...errors import Refusal
+from ...errors import Refusal, first_problem
 from ..interface import HandFacts
 from .bots import BOTS, Acting, make_bot
 from .config import SHIPPED_NAMES, RoomConfig, load_config
@@ -66,9 +66,7 @@ class ShuangkouFamily:
         try:
             start = _Start.model_validate(data)
         except ValidationError as error:
-            first = error.errors()[0]
-            where = ".".join(str(part) for part in first["loc"]) or "scenario"
-            raise GameError("bad_scenario", f"{where}: {first['msg'].removeprefix('Value error, ')}") from None
+            raise GameError("bad_scenario", first_problem(error, "scenario")) from None
         seats = room.seats
         if start.hands is not None and len(start.hands) != seats:
             given = len(start.hands)
