@@ -30,6 +30,7 @@ import sys
 import time
 
 from shuangkou.games.shuangkou.config import load_config
+from shuangkou.games.shuangkou.family import SHUANGKOU
 from shuangkou.games.shuangkou.game import Game, Pass, Play
 from shuangkou.server.views import TurnMoves
 
@@ -54,7 +55,7 @@ def play(games: range) -> dict[str, float | str]:
         while not game.finished:
             turn += 1
             start = clock()
-            text = TurnMoves().json(game, turn)
+            text = TurnMoves().json(SHUANGKOU, game, game.to_act, turn)
             spent = clock() - start
             listed = json.loads(text)
             kind = "follow" if game.table is not None else "lead" if led else "first lead"

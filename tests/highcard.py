@@ -6,16 +6,18 @@ the three seats answer at once, each unseen by the others until all have answere
 1 or 2. Then the cards are shown; the highest card wins, and each other seat pays it the
 match points times the larger of the two stakes (capped at its balance when balances may
 not go negative, the table fee first). A match score is carried from hand to hand: the
-wins of each seat so far. A room file says ``game = "highcard"``.
+wins of each seat so far, while the same players sit at the table. A room file says
+``game = "highcard"``. On the wire a seat answers ``{"type": "stake", "seq": N, "stake": 2}``.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import secrets
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -48,6 +50,21 @@ class HighCardRoom(BaseModel):
     stake_seconds: float = Field(default=10.0, gt=0)
     turn_seconds: float = Field(default=10.0, gt=0)
     ready_seconds: float = Field(default=30.0, gt=0)
+    bot_level: Literal["easy", "normal", "expert"] = "normal"
+    bot_fill: Literal["offer", "auto"] = "offer"
+    bot_fill_seconds: float = Field(default=0.0, ge=0)
+    escape_mode: Literal["host", "settle"] = "host"
+
+    @property
+    def entry_balance(self) -> int | None:
+        return None
+
+    @property
+    def stakes(self) -> tuple[int, int]:
+        return self.match_points, 2 * self.match_points
+
+    def stake_level(self, balance: int) -> int:
+        return 0
 
     @property
     def most_at_stake(self) -> int:
@@ -89,6 +106,39 @@ class Event:
         return self.view()
 
 
+class StakeMessage(BaseModel):
+    """A seat's answer on the wire."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    type: Literal["stake"]
+    seq: int
+    stake: int
+
+
+@dataclass(frozen=True, slots=True)
+class HighCardRecord:
+    """A hand's record: the room, the cards, the score before it, the actions and events."""
+
+    config: HighCardRoom
+    cards: tuple[int, ...]
+    score: tuple[int, ...]
+    actions: tuple[Mapping[str, object], ...]
+    events: tuple[Mapping[str, object], ...] | None
+
+    def to_dict(self) -> dict[str, object]:
+        return {"config": json.loads(self.config.to_json()), "cards": list(self.cards), "score": list(self.score),
+                "actions": list(self.actions), "events": None if self.events is None else list(self.events)}
+
+    def to_orjson(self) -> dict[str, object]:
+        return self.to_dict()
+
+    def with_actions(
+        self, actions: Sequence[Mapping[str, object]], events: Sequence[Mapping[str, object]] | None = None
+    ) -> HighCardRecord:
+        return replace(self, actions=tuple(actions), events=None if events is None else tuple(events))
+
+
 @dataclass(frozen=True, slots=True)
 class Settled:
     deltas: tuple[int, ...]
@@ -117,10 +167,19 @@ class HighCardHand:
     events: list[Event] = field(default_factory=list)
 
     seats = SEATS
+    swap = None
 
     @property
     def seq(self) -> int:
         return len(self.actions)
+
+    @property
+    def turn(self) -> str | None:
+        return None if self.finished else "stake"  # one window, answered by every seat
+
+    @property
+    def result(self) -> str | None:
+        return None if not self.finished else "doubled" if 2 in self.stakes else "plain"
 
     @property
     def finished(self) -> bool:
@@ -180,7 +239,23 @@ class HighCardHand:
     def hosted(self, seat: int) -> bool:
         return self.hosting[seat]
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def hosting_action(self, seat: int, on: bool, cause: str | None = None) -> Hosting:
+        return Hosting(seat, on)
+
+    def in_play(self, seat: int) -> bool:
+        return not self.finished and self.stakes[seat] is None
+
+    def leaving_cost(self, seat: int, balances: Sequence[int]) -> None:
+        return None
+
+    def escape_charged(self, settled: Settled) -> None:
+        return None
+
+    def to_record(self) -> HighCardRecord:
+        actions = tuple(HIGHCARD.action_to_dict(action) for action in self.actions)
+        return HighCardRecord(self.room, self.cards, self.score, actions, tuple(e.to_dict() for e in self.events))
+
+    def view(self, seat: int | None = None, public: Any = None) -> dict[str, Any]:
         shown = self.finished
         return {
             "seq": self.seq,
@@ -232,12 +307,57 @@ class HighCardFamily:
             raise ConfigError([Problem(os.fspath(source), key, first["msg"], repr(first.get("input")))]) from None
 
     def deal(
-        self, room: HighCardRoom, seed: int | None = None, carried: Mapping[str, Any] | None = None
+        self,
+        room: HighCardRoom,
+        seed: int | None = None,
+        carried: Mapping[str, Any] | None = None,
+        continuing: Sequence[bool] = (),
     ) -> HighCardHand:
         rng = random.Random(seed) if seed is not None else secrets.SystemRandom()
         cards = tuple(rng.sample(list(RANKS), SEATS))
-        score = tuple((carried or {}).get("score", [0] * SEATS))
+        match_goes_on = carried is not None and all(continuing or [True])
+        score = tuple(carried["score"]) if carried is not None and match_goes_on else (0,) * SEATS
         return self._start(room, cards, score)
+
+    def room_from_json(self, text: str, source: str) -> HighCardRoom:
+        return HighCardRoom.model_validate_json(text)
+
+    def read_record(self, data: Mapping[str, Any], room: HighCardRoom | None = None) -> HighCardRecord:
+        if "cards" not in data:
+            raise HighCardError("bad_record", "the record has no 'cards'")
+        config = room or HighCardRoom.model_validate(data["config"])
+        events = data.get("events")
+        return HighCardRecord(config, tuple(data["cards"]), tuple(data["score"]), tuple(data["actions"]),
+                              None if events is None else tuple(events))
+
+    def restore(self, record: HighCardRecord) -> HighCardHand:
+        hand = self._start(record.config, record.cards, record.score)
+        for action in record.actions:
+            hand.apply(self.action_from_dict(action))
+        if record.events is not None and list(record.events) != [event.to_dict() for event in hand.events]:
+            raise HighCardError("replay_mismatch", "replayed events differ from the record")
+        return hand
+
+    messages = (StakeMessage,)
+
+    def message_action(self, seat: int, message: BaseModel) -> Stake:
+        assert isinstance(message, StakeMessage)
+        return Stake(seat, message.stake)
+
+    def moves_json(self, hand: HighCardHand, seat: int) -> str:
+        return '[{"stake":1},{"stake":2}]' if hand.stakes[seat] is None and not hand.finished else "[]"
+
+    def schemas(self) -> dict[str, Any]:
+        return {"messages": {"StakeMessage": StakeMessage.model_json_schema()}}
+
+    def table_bot(self, room: HighCardRoom) -> _TableBot:
+        return _TableBot(room.bot_level, _Bot(bold=room.bot_level == "expert"))
+
+    def teams(self, settlement: Mapping[str, Any], seats: int) -> list[int]:
+        return list(range(seats))
+
+    def replay(self, record: HighCardRecord, hand: HighCardHand) -> dict[str, Any]:
+        return {"cards": list(record.cards), "score": list(record.score)}
 
     def scenario(self, room: HighCardRoom, data: Mapping[str, Any]) -> HighCardHand:
         cards, score = data.get("cards"), data.get("score", [0] * SEATS)
@@ -305,6 +425,18 @@ class _Bot:
 
     def act(self, hand: HighCardHand, seat: int) -> Stake:
         return Stake(seat, 2 if self.bold and hand.cards[seat] >= 10 else 1)
+
+
+@dataclass(frozen=True, slots=True)
+class _TableBot:
+    level: str
+    bot: _Bot
+
+    def act(self, hand: HighCardHand, seat: int) -> Stake:
+        return self.bot.act(hand, seat)
+
+    def search(self, hand: HighCardHand, seat: int, seed: int) -> tuple[Callable[..., Any], tuple[Any, ...]] | None:
+        return None
 
 
 HIGHCARD = HighCardFamily()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from highcard import HIGHCARD, HighCardHand, Hosting, Stake
@@ -14,6 +15,7 @@ from server_fixtures import (
     ROOMS,
     RunningServer,
     pg_server_database_fixture,  # noqa: F401 - fixtures
+    run,
     start_server_fixture,  # noqa: F401
 )
 
@@ -21,6 +23,7 @@ from shuangkou.games import families, family, game_of, load_room, register, unre
 from shuangkou.games.interface import GameFamily, Waiting
 from shuangkou.referee import ScenarioError, referee
 from shuangkou.roomfiles import ConfigError
+from shuangkou.server.client import ClientError
 from shuangkou.simulate import play_game, simulate
 
 
@@ -127,14 +130,67 @@ def test_the_simulator_plays_a_game_it_has_never_heard_of(highcard_room: Path) -
     assert bold.mean_delta + cautious.mean_delta == 0
 
 
-def test_the_server_finds_each_room_s_game_in_the_registry(
+def test_a_game_the_server_has_never_heard_of_plays_at_its_tables(
     start_server: Callable[..., RunningServer], highcard_room: Path
 ) -> None:
-    """The lobby loads room files through the registry: a file naming an unknown game is
-    refused with its key, and a room of a registered game that tables do not play yet is
-    reported; the other rooms open."""
-    server = start_server(rooms={**ROOMS, "cards": highcard_room.read_text(), "bridge": 'game = "bridge"\n'})
+    """The lobby loads room files through the registry (a file naming an unknown game is
+    refused with its key), and the server plays high card over real WebSockets knowing
+    nothing of it: two persons and a bot answer one decision at once, the person who does
+    not answer times out, nobody sees another seat's card before the hand is over (nor does
+    a spectator), the ledger pays the game's settlement, and the next hand carries the match
+    score while the same players sit."""
+    room = highcard_room.read_text() + "stake_seconds = 1.0\n"
+    server = start_server(rooms={**ROOMS, "cards": room, "bridge": 'game = "bridge"\n'})
     reloaded = server.admin("POST", "rooms/reload")
-    assert reloaded["errors"]["cards"].endswith("game: 'highcard' is not played at this server's tables yet")
     assert 'bridge.toml: game: expected one of highcard, shuangkou, found "bridge"' in reloaded["errors"]["bridge"]
-    assert sorted(reloaded["loaded"]) == sorted(ROOMS)
+    assert sorted(reloaded["loaded"]) == sorted([*ROOMS, "cards"])
+
+    async def scenario() -> tuple[list[dict[str, Any]], ...]:
+        ana, bob, eve = await server.player("Ana"), await server.player("Bob"), await server.player("Eve")
+        await ana.join("cards", "invite")
+        table = await ana.until(lambda t: t["seats"][0] is not None)
+        assert table["family"] == "highcard"
+        await bob.join(table=table["id"])
+        await ana.until(lambda t: t["seats"][1] is not None)
+        await ana.send({"type": "bots"})
+        await ana.until(lambda t: t["seats"][2] is not None and t["seats"][2]["bot"])
+        await eve.watch(table["id"])
+        for player in (ana, bob):
+            await player.ready()
+        playing = await ana.until(lambda t: t["phase"] == "playing")
+        assert playing["game"]["card"] in range(1, 14) and playing["game"]["cards"] is None
+        assert await ana.hint() == [{"stake": 1}, {"stake": 2}]
+        with pytest.raises(ClientError) as stale:
+            await ana.send({"type": "stake", "seq": 0, "stake": 2})
+            await ana.expect("state")
+        assert stale.value.code == "stale"
+        await ana.send({"type": "stake", "seq": ana.seq, "stake": 2})
+        await ana.until(lambda t: t["game"]["answered"][0])
+        with pytest.raises(ClientError) as again:
+            await ana.send({"type": "stake", "seq": ana.seq, "stake": 1})
+            await ana.expect("state")
+        assert again.value.code == "not_your_turn"
+        # Bob never answers: the bot does, and Bob's timer (1 s) answers 1 for him.
+        first = await bob.until(lambda t: t["settlement"] is not None, timeout=20)
+        await ana.until(lambda t: t["settlement"] is not None)
+        await eve.until(lambda t: t["settlement"] is not None)
+        for player in (ana, bob):
+            await player.ready()
+        second = await ana.until(lambda t: t["phase"] == "playing" and t["game_id"] != first["game_id"])
+        winner = first["game"]["winner"]
+        assert second["game"]["score"] == [int(seat == winner) for seat in range(3)]
+        return ana.log, bob.log, eve.log, [first]
+
+    ana_log, bob_log, eve_log, (first,) = run(scenario(), timeout=60)
+    game = first["game"]
+    assert game["stakes"][0] == 2 and game["stakes"][1] == 1 and game["cards"] is not None
+    settlement = first["settlement"]
+    assert sum(settlement["deltas"]) + settlement["house"] == 0
+    ledger = server.admin("GET", f"ledger?game={first['game_id']}")
+    assert sorted(entry["delta"] for entry in ledger["entries"]) == sorted(d for d in settlement["deltas"] if d)
+    # Before the cards were shown, nobody saw another seat's card (nor a spectator any).
+    for seat, log in ((0, ana_log), (1, bob_log), (None, eve_log)):
+        states = [message["table"] for message in log if message["type"] == "state"]
+        hidden = [t["game"] for t in states if t["game_id"] == first["game_id"] and not t["game"]["finished"]]
+        assert hidden and all(seen["cards"] is None and seen["stakes"] is None for seen in hidden)
+        assert all(seen["card"] == (None if seat is None else game["cards"][seat]) for seen in hidden)

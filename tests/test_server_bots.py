@@ -9,6 +9,7 @@ import asyncio
 import multiprocessing
 import threading
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from server_fixtures import (
@@ -23,11 +24,11 @@ from server_fixtures import (
 )
 
 from shuangkou.games.shuangkou.bots import Bot, Seen, hint_moves, make_bot
-from shuangkou.games.shuangkou.combos import Combo
-from shuangkou.games.shuangkou.config import BotLevel, RoomConfig, load_config
+from shuangkou.games.shuangkou.config import BotLevel, load_config
 from shuangkou.games.shuangkou.expert import Budget, ExpertBot
 from shuangkou.games.shuangkou.game import Game, Hosting, Pass, Play, action_to_dict
-from shuangkou.server.bots import LEVEL_BOTS, ExpertPool, move_seed
+from shuangkou.games.shuangkou.tablebot import LEVEL_BOTS, expert_action
+from shuangkou.server.bots import ExpertPool, move_seed
 from shuangkou.server.record import TableRecord, restore_game
 from shuangkou.server.state import AppState
 from shuangkou.store import Store
@@ -98,13 +99,14 @@ def test_the_expert_pool_searches_as_the_expert_does_and_stops_its_workers() -> 
     async def scenario() -> None:
         before = set(multiprocessing.active_children())
         pool = ExpertPool(1)
-        assert await pool.choose(config, seen, 11, ROLLOUTS) == expected
+        searched = await pool.search(expert_action, (config, seen, 11, ROLLOUTS))
+        assert searched == (Pass(seen.seat) if expected is None else Play.move(seen.seat, expected))
         workers = set(multiprocessing.active_children()) - before
         assert len(workers) == 1
         await pool.close()
         assert not any(worker.is_alive() for worker in workers)
         with pytest.raises(RuntimeError, match="closed"):
-            await pool.choose(config, seen, 11, ROLLOUTS)
+            await pool.search(expert_action, (config, seen, 11, ROLLOUTS))
 
     asyncio.run(scenario())
 
@@ -126,13 +128,15 @@ class HeldPool(ExpertPool):
         self.go = threading.Event()
         self.seeds: list[int] = []
 
-    async def choose(self, config: RoomConfig, seen: Seen, seed: int, rollouts: int) -> Combo | None:
+    async def search(self, function: Callable[..., Any], arguments: tuple[Any, ...]) -> Any:
+        _, seen, seed, _ = arguments
         self.seeds.append(seed)
         first = len(self.seeds) == 1
         await asyncio.to_thread(self.go.wait)
-        move = await super().choose(config, seen, seed, rollouts)
+        action = await super().search(function, arguments)
         # (the expert's own move when it has no other: a hand of one legal move, or none)
-        return next((other for other in reversed(hint_moves(seen)) if other != move), move) if first else move
+        others = (Play.move(seen.seat, other) for other in reversed(hint_moves(seen)))
+        return next((other for other in others if other != action), action) if first else action
 
 
 def test_an_expert_move_searched_for_a_state_that_is_gone_is_dropped(start_server: StartServer) -> None:

@@ -1,4 +1,4 @@
-"""The server's cached JSON of the pushed moves (shuangkou.server.render) is exactly the core's
+"""The server's cached JSON of the pushed moves (shuangkou.games.shuangkou.wire) is exactly the core's
 legal moves, each once as the body of a play, weakest first."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from shuangkou.games.shuangkou.config import load_config
 from shuangkou.games.shuangkou.game import Escape, Game, HostedTurn, Hosting, Pass, Play, Timeout
-from shuangkou.server.render import moves_json
+from shuangkou.games.shuangkou.wire import moves_json
 
 
 def _compact(value: object) -> str:

@@ -19,7 +19,9 @@ from shuangkou.cards import parse_cards
 from shuangkou.games.shuangkou.bots import Seen, hint_moves
 from shuangkou.games.shuangkou.combos import Combo
 from shuangkou.games.shuangkou.config import RoomConfig, load_config
+from shuangkou.games.shuangkou.family import SHUANGKOU
 from shuangkou.games.shuangkou.game import Game, Play
+from shuangkou.games.shuangkou.wire import PlayMessage
 from shuangkou.server.clock import Turn
 from shuangkou.server.connection import Connection
 from shuangkou.server.inbox import Received, Sit, Watch
@@ -29,7 +31,6 @@ from shuangkou.server.protocol import (
     HostingMessage,
     LeaveMessage,
     PingMessage,
-    PlayMessage,
     ReadyMessage,
 )
 from shuangkou.server.pusher import MovesPusher
@@ -104,7 +105,7 @@ class Harness:
 
         self.journal = ActionJournal(self.store, run_db)
         services = Services(self.store, run_db, self.journal, bot_delay=30.0, seed=seed)
-        self.table = Table("T1", Room("room", config, "test"), services)
+        self.table = Table("T1", Room("room", SHUANGKOU, config, "test"), services)
 
     async def sit(self, name: str) -> Client:
         client = Client(self.store.create_guest(name, BALANCES))

@@ -16,13 +16,16 @@ one :func:`register` line below (a test may register one of its own).
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping
 
 from ..roomfiles import ConfigError, Problem, read_room_file
 from .interface import GameFamily, Room
 
-__all__ = ["DEFAULT_GAME", "families", "family", "game_of", "load_room", "register", "unregister"]
+__all__ = [
+    "DEFAULT_GAME", "families", "family", "game_of", "load_room", "register", "room_from_json", "unregister",
+]
 
 DEFAULT_GAME = "shuangkou"
 """The game of a room file that names none."""
@@ -79,6 +82,17 @@ def load_room(
     the room, validated by that family; :class:`ConfigError` naming the file and key."""
     game = family(game_of(source))
     return game, game.load_room(source, overrides)
+
+
+def room_from_json(text: str, source: str) -> tuple[GameFamily, Room]:
+    """The family and the room of a room's stored JSON (:meth:`Room.to_json`): its ``game``
+    key names the family (:data:`DEFAULT_GAME` without one); ``source`` names it in errors."""
+    data = json.loads(text)
+    name = data.get("game", DEFAULT_GAME) if isinstance(data, dict) else DEFAULT_GAME
+    if not isinstance(name, str) or name not in _FAMILIES:
+        raise ConfigError([Problem(source, "game", f"one of {', '.join(sorted(_FAMILIES))}", repr(name))])
+    game = _FAMILIES[name]
+    return game, game.room_from_json(text, source)
 
 
 def _register_shipped() -> None:

@@ -25,11 +25,11 @@ and never imports the shell. The shapes follow what the four games need:
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-__all__ = ["Event", "GameFamily", "Hand", "HandFacts", "Player", "Room", "Settled", "Waiting"]
+__all__ = ["Event", "GameFamily", "Hand", "HandFacts", "HandRecord", "Player", "Room", "Settled", "TableBot", "Waiting"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,8 +129,53 @@ class Room(Protocol):
         """An upper bound on what one seat can pay or receive in one hand."""
         ...
 
+    @property
+    def entry_balance(self) -> int | None:
+        """The least balance a player needs to sit down, when the room names one."""
+        ...
+
+    @property
+    def stakes(self) -> tuple[int, int]:
+        """The smallest and the largest stake a hand is played for, as the lobby shows them."""
+        ...
+
+    @property
+    def turn_seconds(self) -> float:
+        """A turn's timer, as the lobby and the table show it."""
+        ...
+
+    @property
+    def ready_seconds(self) -> float:
+        """How long a seated player has to get ready before the seat is freed."""
+        ...
+
+    @property
+    def escape_mode(self) -> str:
+        """What leaving a hand in progress does: ``"host"`` (hosting plays on) or ``"settle"``."""
+        ...
+
+    @property
+    def bot_level(self) -> str:
+        """The level the room's bots play at (:meth:`GameFamily.table_bot`)."""
+        ...
+
+    @property
+    def bot_fill(self) -> str:
+        """``"auto"``: bots take the free seats after :attr:`bot_fill_seconds`; ``"offer"``: the players are asked."""
+        ...
+
+    @property
+    def bot_fill_seconds(self) -> float:
+        """How long players wait for others before bots come (0: never)."""
+        ...
+
     def can_sit(self, balance: int) -> bool:
         """Whether a player of this balance may sit down."""
+        ...
+
+    def stake_level(self, balance: int) -> int:
+        """The room's level for a player of this balance (Shuangkou's levels of R9.1; 0 in a
+        game without levels), as the player's account shows it."""
         ...
 
     def to_json(self) -> str:
@@ -160,6 +205,23 @@ class Hand(Protocol):
     @property
     def events(self) -> Sequence[Event]:
         """Every event so far, oldest first."""
+        ...
+
+    @property
+    def turn(self) -> Hashable:
+        """A value that changes exactly when a turn passes: an action must be made against a
+        state of the current turn (changes within a turn, such as hosting switched, keep it;
+        a window answered by several seats is one turn). None once the hand is over."""
+        ...
+
+    @property
+    def swap(self) -> tuple[int, int] | None:
+        """Two seats whose players changed places at the deal (classic C1.4), or None."""
+        ...
+
+    @property
+    def result(self) -> str | None:
+        """The result's name once the hand is over (for logs and reports)."""
         ...
 
     def waiting(self) -> Sequence[Waiting]:
@@ -195,8 +257,31 @@ class Hand(Protocol):
         """Whether hosting (托管) plays ``seat``: the shell then makes its default actions."""
         ...
 
-    def view(self, seat: int | None = None) -> Mapping[str, Any]:
-        """What ``seat`` may see (``None``: a spectator's public view)."""
+    def hosting_action(self, seat: int, on: bool, cause: str | None = None) -> Any:
+        """Hosting switched for ``seat`` (``cause``: ``"disconnect"`` when the shell does it)."""
+        ...
+
+    def in_play(self, seat: int) -> bool:
+        """Whether ``seat`` still has a part in the hand (a seat that went out has none)."""
+        ...
+
+    def leaving_cost(self, seat: int, balances: Sequence[int]) -> Mapping[str, Any] | None:
+        """What leaving now would cost ``seat`` for the seats' balances (JSON-ready), None
+        when its leaving would be no escape; shown to the seat before it leaves."""
+        ...
+
+    def escape_charged(self, settled: Any) -> Mapping[str, Any] | None:
+        """What the escape that ended the hand charged, read from its settlement; None when
+        no escape ended it."""
+        ...
+
+    def view(self, seat: int | None = None, public: Any = None) -> Mapping[str, Any]:
+        """What ``seat`` may see (``None``: a spectator's public view). ``public``: this
+        state's public view, built already, which a seat's view may reuse."""
+        ...
+
+    def to_record(self) -> HandRecord:
+        """Everything :meth:`GameFamily.restore` needs to rebuild the hand, with its actions and events."""
         ...
 
     def settlement(self, balances: Sequence[int]) -> Settled:
@@ -208,11 +293,66 @@ class Hand(Protocol):
         ...
 
 
+class HandRecord(Protocol):
+    """A hand's record: its room, its deal, its actions (JSON forms) and their events (None:
+    not known, so not compared when it is restored)."""
+
+    @property
+    def config(self) -> Room:
+        """The room the hand was dealt in."""
+        ...
+
+    @property
+    def actions(self) -> Sequence[Mapping[str, object]]:
+        """The actions, in their JSON form."""
+        ...
+
+    @property
+    def events(self) -> Sequence[Mapping[str, object]] | None:
+        """The events the actions caused, when known."""
+        ...
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON form, as stored."""
+        ...
+
+    def to_orjson(self) -> dict[str, object]:
+        """:meth:`to_dict` as :func:`orjson.dumps` takes it (values may be :class:`orjson.Fragment`)."""
+        ...
+
+    def with_actions(
+        self, actions: Sequence[Mapping[str, object]], events: Sequence[Mapping[str, object]] | None = None
+    ) -> HandRecord:
+        """A copy with other actions (a journal's) and their events."""
+        ...
+
+
 class Player(Protocol):
     """A bot: the action it takes for ``seat`` in ``hand``, from what that seat may see."""
 
     def act(self, hand: Any, seat: int) -> Any:
         """The bot's action."""
+        ...
+
+
+class TableBot(Protocol):
+    """A bot seated at a server's table, at its room's level. A quick bot acts in the
+    table's task (:meth:`act`); a searching bot's move is computed in a worker process
+    (:meth:`search`), from what its seat may see, while the table goes on."""
+
+    @property
+    def level(self) -> str:
+        """The room's ``bot_level`` it plays at."""
+        ...
+
+    def act(self, hand: Any, seat: int) -> Any:
+        """The bot's action now (for a searching bot: the move it falls back on when its
+        search fails)."""
+        ...
+
+    def search(self, hand: Any, seat: int, seed: int) -> tuple[Callable[..., Any], tuple[Any, ...]] | None:
+        """A search for a worker process: a picklable function and its arguments, whose
+        result is the action; None: :meth:`act` now."""
         ...
 
 
@@ -235,9 +375,32 @@ class GameFamily(Protocol):
         :class:`~shuangkou.roomfiles.ConfigError` naming the file and key otherwise."""
         ...
 
-    def deal(self, room: Any, seed: int | None = None, carried: Mapping[str, Any] | None = None) -> Hand:
+    def deal(
+        self,
+        room: Any,
+        seed: int | None = None,
+        carried: Mapping[str, Any] | None = None,
+        continuing: Sequence[bool] = (),
+    ) -> Hand:
         """A new hand, shuffled with ``seed`` (the operating system's secure source without),
-        following the previous hand's :meth:`Hand.carried` at the table."""
+        following the previous hand's :meth:`Hand.carried` at the table; ``continuing``
+        (when given) says of each seat whether the player who held it in that hand holds it
+        still (a match may go on only with its players)."""
+        ...
+
+    def room_from_json(self, text: str, source: str) -> Room:
+        """A room from its :meth:`Room.to_json` (stored with a hand); ``source`` names it in errors."""
+        ...
+
+    def read_record(self, data: Mapping[str, Any], room: Any = None) -> HandRecord:
+        """A hand's record from its JSON form (:meth:`HandRecord.to_dict`), under ``room``
+        when given (else the record's own); a :class:`~shuangkou.errors.Refusal`
+        (``bad_record``) naming the problem otherwise."""
+        ...
+
+    def restore(self, record: Any) -> Hand:
+        """The hand ``record`` describes, its actions replayed (their events compared when
+        the record has them); a :class:`~shuangkou.errors.Refusal` when it does not replay."""
         ...
 
     def scenario(self, room: Any, data: Mapping[str, Any]) -> Hand:
@@ -250,6 +413,40 @@ class GameFamily(Protocol):
 
     def action_to_dict(self, action: Any) -> dict[str, object]:
         """An action's JSON form."""
+        ...
+
+    @property
+    def messages(self) -> Sequence[type[Any]]:
+        """The game's client messages (pydantic models, each with a literal ``type`` and a
+        ``seq``), beside the shell's in the one protocol envelope."""
+        ...
+
+    def message_action(self, seat: int, message: Any) -> Any:
+        """The action ``seat`` asks for with one of :attr:`messages`; a
+        :class:`~shuangkou.errors.Refusal` when it names something the game has not."""
+        ...
+
+    def moves_json(self, hand: Any, seat: int) -> str:
+        """The legal moves of ``seat`` in hint order, as the JSON list a state carries."""
+        ...
+
+    def schemas(self) -> dict[str, Any]:
+        """JSON Schemas of the game's view, events and moves, for the protocol's documentation."""
+        ...
+
+    def teams(self, settlement: Mapping[str, Any], seats: int) -> list[int]:
+        """Each seat's team in a finished hand of ``seats`` (read from its ``settlement``'s
+        breakdown where the cards formed the teams), as a player's history shows it."""
+        ...
+
+    def replay(self, record: Any, hand: Any) -> dict[str, Any]:
+        """What a finished hand's replay shows of the game besides its seats, events, result
+        and settlement (Shuangkou: the hands as dealt, the teams, the leader, the flip card,
+        the seat swap); nothing that was never dealt to a seat."""
+        ...
+
+    def table_bot(self, room: Any) -> TableBot:
+        """A bot for a server's table at the room's :attr:`Room.bot_level`."""
         ...
 
     @property

@@ -17,8 +17,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..errors import ErrorCode
-from ..games.shuangkou.config import BotLevel
-from ..games.shuangkou.game import seat_team
+from ..games import DEFAULT_GAME, family
+from ..games.interface import GameFamily
 from ..store import InvalidNameError, LedgerEntry, Store, StoredGame, StoreError, UnknownAccountError
 from . import protocol as p
 from .lobby import LobbyError
@@ -111,7 +111,7 @@ async def me(request: Request) -> Response:
         return refuse(problem.code, problem.message, 401)
     data = account_json(account)
     data["levels"] = {
-        room.config.edition: room.config.level_for(account.balances.get(room.config.edition, 0)).level
+        room.config.edition: room.config.stake_level(account.balances.get(room.config.edition, 0))
         for room in server.lobby.rooms.values()
     }
     return JSONResponse(data)
@@ -144,7 +144,7 @@ def _history_item(entry: LedgerEntry, game: StoredGame) -> dict[str, Any]:
         "edition": entry.edition,
         "seat": entry.seat,
         "seats": seats,
-        "teams": [seat_team(seat, len(seats)) for seat in range(len(seats))],
+        "teams": _family_of(game.config_json).teams(settlement, len(seats)),
         "result": settlement.get("result"),
         "won": entry.seat in _winners(settlement),
         "delta": entry.delta,
@@ -156,11 +156,17 @@ def _seats(seats: Iterable[tuple[str, bool] | None], config_json: str) -> list[d
     """The seats of a finished game (each its name and whether a bot played it) as its
     players may see them: as in a table's state, a bot's seat also names the level it
     played at (``bot_level``, None for a person), the game's own (its stored configuration)."""
-    level: BotLevel = stored_bot_level(config_json)
+    level = stored_bot_level(config_json)
     return [
         None if seat is None else {"name": seat[0], "bot": seat[1], "bot_level": level if seat[1] else None}
         for seat in seats
     ]
+
+
+def _family_of(config_json: str) -> GameFamily:
+    """The family of a stored game: its configuration's ``game`` (Shuangkou's before games had names)."""
+    name = json.loads(config_json).get("game", DEFAULT_GAME)
+    return family(name if isinstance(name, str) else DEFAULT_GAME)
 
 
 def _winners(settlement: dict[str, Any]) -> list[int]:
@@ -224,18 +230,16 @@ def _replay(store: Store, text: str, account_id: int | None) -> tuple[str, bytes
     if stored.status != "finished":
         raise LobbyError("not_finished", f"game {stored.game_id} is {stored.status}: only a finished game is shown")
     record, game = restore_game(stored)
+    config = record.game.config
     return stored.game_id, orjson.dumps({
         "game_id": stored.game_id,
         "room": stored.room,
-        "title": game.settings.name,
-        "edition": game.settings.edition,
+        "family": config.game,
+        "title": config.name,
+        "edition": config.edition,
         "finished_at": stored.updated_at.isoformat(),
         "seats": _seats(((seat.name, seat.bot) if seat else None for seat in record.seats), stored.config_json),
-        "teams": [game.team(seat) for seat in range(game.seats)],
-        "hands": list(record.game.hands),
-        "leader": game.leader,
-        "flip_card": record.game.flip_card,
-        "swap": list(game.swap) if game.swap is not None else None,
+        **family(config.game).replay(record.game, game),
         "events": [event.view() for event in game.events],
         "result": game.result,
         "settlement": json.loads(stored.settlement_json) if stored.settlement_json else None,

@@ -13,10 +13,8 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from ..games.shuangkou.combos import Combo
-from ..games.shuangkou.game import Game
+from ..games.interface import Hand, TableBot
 from ..store import Account
-from .bots import SeatBot
 from .clock import Turn
 from .connection import Connection
 from .protocol import ClientMessage
@@ -68,7 +66,7 @@ class Sit(Request[int]):
 
     account: Account
     connection: Connection | None
-    bot: SeatBot | None = None
+    bot: TableBot | None = None
     seat: int | None = None
 
 
@@ -94,7 +92,7 @@ class Restore(Request[None]):
 
     game_id: str
     record: TableRecord
-    game: Game
+    game: Hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,12 +165,12 @@ class FillWaitOver:
 
 @dataclass(frozen=True, slots=True)
 class Decided:
-    """An expert bot's move (None: pass) for ``seat``, searched for the state ``key``
-    (the game's id and its number of actions)."""
+    """A searching bot's ``action`` for ``seat``, searched for the state ``key`` (the
+    game's id and its number of actions)."""
 
     key: tuple[str, int]
     seat: int
-    move: Combo | None
+    action: Any
 
 
 @dataclass(frozen=True, slots=True)

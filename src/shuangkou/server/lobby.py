@@ -13,11 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from ..editions import EDITIONS
-from ..games import load_room
-from ..games.shuangkou.config import RoomConfig, load_config
+from ..games import family, load_room
 from ..roomfiles import ConfigError
 from ..store import Account, Fence, FencedError, Store, StoredGame
-from .bots import ExpertPool, SeatBot, default_expert_workers
+from .bots import ExpertPool, default_expert_workers
 from .cluster import WAITING_LISTED, Cluster, Redirect
 from .connection import Connection
 from .inbox import Rejoin, Restore, SendOn, Sit
@@ -37,7 +36,7 @@ SHIPPED_ROOMS = ("points", "wealth", "classic", "qianbian")
 @functools.cache
 def _shipped_starting_balance(edition: str) -> int:
     """The starting balance of the shipped room of ``edition`` (read once: files are parsed slowly)."""
-    return load_config(edition).starting_balance
+    return load_room(edition)[1].starting_balance
 
 
 class Lobby:
@@ -93,25 +92,21 @@ class Lobby:
     def reload_rooms(self) -> dict[str, Any]:
         """(Re)load every room file: new rooms open, changed ones apply to new games only,
         removed ones close. An invalid file leaves its room as it was and is reported. A
-        room's file names its game (the registry, :func:`~shuangkou.games.load_room`); tables
-        play Shuangkou rooms so far, and a room of another registered game is reported. A
+        room's file names its game (the registry, :func:`~shuangkou.games.load_room`). A
         server that is stopping keeps every room closed."""
         loaded, errors = [], {}
         files = self._room_files()
         for name, source in files.items():
             try:
-                family, config = load_room(source)
+                game, config = load_room(source)
             except (ConfigError, OSError) as problem:
                 errors[name] = str(problem)
                 continue
-            if not isinstance(config, RoomConfig):
-                errors[name] = f"{source}: game: {family.name!r} is not played at this server's tables yet"
-                continue
             room = self.rooms.get(name)
             if room is None:
-                self.rooms[name] = Room(name, config, source, open=self.accepting)
+                self.rooms[name] = Room(name, game, config, source, open=self.accepting)
             else:
-                room.config, room.source, room.open = config, source, self.accepting
+                room.family, room.config, room.source, room.open = game, config, source, self.accepting
             loaded.append(name)
         for name, room in self.rooms.items():
             if name not in files:
@@ -301,7 +296,7 @@ class Lobby:
                 await self.run_db(partial(self._top_up, bot.id, config.edition, config.starting_balance))
             else:
                 bot = await self.run_db(lambda: self.store.create_guest("Bot", self.starting_balances(), bot=True))
-            await table.ask(Sit(bot, None, SeatBot.of(config)))
+            await table.ask(Sit(bot, None, table.room.family.table_bot(config)))
 
     def _top_up(self, account: int, edition: str, starting: int) -> None:
         """Bring a bot's balance back to ``starting`` (a grant) when it is below."""
@@ -413,7 +408,7 @@ class Lobby:
         try:
             record, game = restore_game(stored)
             if room is None:
-                room = Room(stored.room, game.settings, "(removed)", open=False)
+                room = Room(stored.room, family(record.game.config.game), record.game.config, "(removed)", open=False)
             table = Table(table_id or record.table or secrets.token_urlsafe(8), room, self.services, fence=fence)
             self.restoring.add(table.id)  # listed in the directory below, before its seats are filled
             if self.cluster is not None:

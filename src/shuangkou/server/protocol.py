@@ -1,27 +1,31 @@
 """The WebSocket protocol: one JSON object per frame, each with a ``type``.
 
-Client messages are validated here (pydantic); server messages are typed dictionaries
-built by the tables, of the views in :mod:`.views`. ``docs/protocol.md`` documents both, and
-``shuangkou protocol-schema`` prints the JSON Schema of every message.
+Client messages are validated here (pydantic): the shell's (join, watch, ready, hint,
+hosting, leave, bots, ping) and each registered game's own (:attr:`GameFamily.messages`,
+Shuangkou's ``play`` and ``pass``), in one envelope told apart by ``type``. Server messages
+are typed dictionaries built by the tables, of the views in :mod:`.views`, a game's view
+inside them. ``docs/protocol.md`` documents both, and ``shuangkou protocol-schema`` prints
+the JSON Schema of every message, and each game's.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-from typing import Annotated, Any, Literal, NotRequired
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal, NotRequired, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
 from ..errors import ErrorBody, ErrorCode, Refusal
-from ..games.shuangkou.combos import Kind
-from ..games.shuangkou.game import EscapeCostView
-from .views import AccountView, EventView, MoveView, RoomSummary, TableView
+from ..games import families
+from .views import AccountView, RoomSummary, TableView
 
 __all__ = [
     "MAX_FRAME_BYTES",
     "MAX_TRANSPORT_FRAME_BYTES",
+    "SHELL_MESSAGES",
     "ClientMessage",
     "ErrorMessage",
     "ProtocolError",
@@ -72,22 +76,6 @@ class ReadyMessage(_Message):
     type: Literal["ready"]
 
 
-class PlayMessage(_Message):
-    """Play cards (``"3H 3S"``, suits optional) against state ``seq``; ``as`` names the reading (R5.4)."""
-
-    type: Literal["play"]
-    seq: int
-    cards: str = Field(min_length=1, max_length=400)
-    as_: Kind | None = Field(default=None, alias="as")  # the core's combination kinds, by their names
-
-
-class PassMessage(_Message):
-    """Pass against state ``seq`` (R2.3)."""
-
-    type: Literal["pass"]
-    seq: int
-
-
 class HintMessage(_Message):
     """Ask for the legal moves in hint order (the client cycles through them)."""
 
@@ -119,21 +107,41 @@ class PingMessage(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[
-    JoinMessage
-    | WatchMessage
-    | ReadyMessage
-    | PlayMessage
-    | PassMessage
-    | HintMessage
-    | HostingMessage
-    | LeaveMessage
-    | BotsMessage
-    | PingMessage,
-    Field(discriminator="type"),
-]
-_CLIENT = TypeAdapter(ClientMessage)
-_TYPES = ("join", "watch", "ready", "play", "pass", "hint", "hosting", "leave", "bots", "ping")
+ShellMessage = (
+    JoinMessage | WatchMessage | ReadyMessage | HintMessage | HostingMessage | LeaveMessage | BotsMessage | PingMessage
+)
+SHELL_MESSAGES: tuple[type[BaseModel], ...] = (
+    JoinMessage, WatchMessage, ReadyMessage, HintMessage, HostingMessage, LeaveMessage, BotsMessage, PingMessage,
+)
+"""The shell's messages, the same for every game."""
+
+ClientMessage = ShellMessage | BaseModel
+"""A client message: the shell's, or one of a game's own (:attr:`GameFamily.messages`, each
+with a ``type`` and the state ``seq`` it is made against)."""
+
+_adapters: dict[tuple[type[BaseModel], ...], tuple[TypeAdapter[Any], tuple[str, ...]]] = {}
+
+
+def _client() -> tuple[TypeAdapter[Any], tuple[str, ...]]:
+    """The validator of every client message (the shell's, then each registered game's),
+    and their types; built once per set of registered games."""
+    models = list(SHELL_MESSAGES)
+    for game in families().values():
+        models.extend(model for model in game.messages if model not in models)
+    key = tuple(models)
+    built = _adapters.get(key)
+    if built is None:
+        union: Any = models[0]
+        for model in models[1:]:
+            union = union | model
+        ordered = ("join", "watch", "ready", "hint", "hosting", "leave", "bots", "ping")
+        types = tuple(dict.fromkeys((*ordered[:3], *_types(models[len(SHELL_MESSAGES):]), *ordered[3:])))
+        built = _adapters[key] = (TypeAdapter(Annotated[union, Field(discriminator="type")]), types)
+    return built
+
+
+def _types(models: list[type[BaseModel]]) -> list[str]:
+    return [str(get_args(model.model_fields["type"].annotation)[0]) for model in models]
 
 
 def parse_client_message(text: str | bytes) -> ClientMessage:
@@ -141,8 +149,10 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     size = len(text.encode(errors="surrogatepass")) if isinstance(text, str) else len(text)
     if size > MAX_FRAME_BYTES:
         raise ProtocolError("too_large", f"a message may have at most {MAX_FRAME_BYTES} bytes")
+    adapter, types = _client()
     try:
-        return _CLIENT.validate_json(text)
+        message: ClientMessage = adapter.validate_json(text)
+        return message
     except ValidationError as problem:
         first = problem.errors()[0]
         kind = first["type"]
@@ -152,7 +162,7 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
             raise ProtocolError("bad_json", f"not valid JSON: {constant} is not a JSON value") from None
         if kind in ("union_tag_invalid", "union_tag_not_found"):
             raise ProtocolError(
-                "unknown_type", f"'type' must be one of {', '.join(_TYPES)}"
+                "unknown_type", f"'type' must be one of {', '.join(types)}"
             ) from None
         where = ".".join(str(part) for part in first["loc"][1:]) or "message"
         raise ProtocolError("bad_message", f"{where}: {first['msg']}") from None
@@ -189,9 +199,9 @@ class StateMessage(TypedDict):
     state of a person's turn carries the seat's legal ``moves`` in hint order."""
 
     type: Literal["state"]
-    events: list[EventView]
+    events: list[dict[str, Any]]  # the game's events (its section of docs/protocol.md)
     table: TableView
-    moves: NotRequired[list[MoveView]]
+    moves: NotRequired[list[dict[str, Any]]]  # the game's moves, as its messages name them
 
 
 class HintReply(TypedDict):
@@ -200,7 +210,7 @@ class HintReply(TypedDict):
 
     type: Literal["hint"]
     seq: int
-    moves: list[MoveView]
+    moves: list[dict[str, Any]]
 
 
 class NoticeMessage(TypedDict):
@@ -230,7 +240,7 @@ class LeftMessage(TypedDict):
     table: str
     escape: bool
     hosted: bool
-    charged: EscapeCostView | None
+    charged: Mapping[str, Any] | None
 
 
 class RedirectMessage(TypedDict):
@@ -262,12 +272,14 @@ def error(code: ErrorCode, message: str) -> ErrorMessage:
 
 
 def schemas() -> dict[str, Any]:
-    """JSON Schema of every client and server message."""
+    """JSON Schema of every client and server message, and each registered game's own
+    (its messages, view, events and moves)."""
     server = [
         WelcomeMessage, StateMessage, HintReply, NoticeMessage, ErrorMessage, PongMessage, LeftMessage, ClosedMessage,
         RedirectMessage,
     ]
     return {
-        "client": _CLIENT.json_schema(by_alias=True),
+        "client": _client()[0].json_schema(by_alias=True),
         "server": {cls.__name__: TypeAdapter(cls).json_schema() for cls in server},
+        "games": {name: game.schemas() for name, game in sorted(families().items())},
     }

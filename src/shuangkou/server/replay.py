@@ -17,7 +17,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..games.shuangkou.game import Game, GameError
+from ..errors import Refusal
+from ..games.interface import Hand
 from ..roomfiles import ConfigError
 from ..store import LedgerEntry, Store
 from .record import TableRecord, balances_before, restore_game, stored_actions
@@ -52,7 +53,7 @@ def check_game(store: Store, game_id: str) -> dict[str, Any] | None:
         return None
     ledger = sorted(store.ledger(game_id=game_id, limit=1000), key=lambda entry: entry.id)
     problems: list[str] = []
-    game: Game | None = None
+    game: Hand | None = None
     replay_error: str | None = None
     record: TableRecord | None = None
     try:
@@ -60,7 +61,7 @@ def check_game(store: Store, game_id: str) -> dict[str, Any] | None:
         if stored.status == "finished" and list(record.game.actions) != stored_actions(stored):
             # a finished game's record holds every action and event
             problems.append("the record's actions differ from the stored actions")
-    except (GameError, ConfigError, ValueError, KeyError, TypeError) as problem:
+    except (Refusal, ConfigError, ValueError, KeyError, TypeError) as problem:
         game = None
         replay_error = f"the game does not replay: {problem}"
         if stored.status != "void":  # a void game may be void because it does not replay
@@ -92,7 +93,7 @@ def check_game(store: Store, game_id: str) -> dict[str, Any] | None:
 
 def _settle(
     store: Store,
-    game: Game,
+    game: Hand,
     record: TableRecord,
     settlement_json: str | None,
     ledger: list[LedgerEntry],
@@ -111,7 +112,7 @@ def _settle(
         balances = [before.get(account, 0) for account in accounts]
     try:
         computed = game.settlement(balances)
-    except (GameError, ValueError) as problem:
+    except (Refusal, ValueError) as problem:
         problems.append(f"the replayed game does not settle: {problem}")
         return None
     settlement: dict[str, Any] = json.loads(json.dumps(computed.to_dict()))
@@ -121,13 +122,14 @@ def _settle(
         differing = sorted(key for key in settlement.keys() | saved.keys() if settlement.get(key) != saved.get(key))
         problems.append(f"the stored settlement differs from the replayed one in {', '.join(differing)}")
     expected = {account: delta for account, delta in zip(accounts, computed.deltas, strict=True)}
+    edition = record.game.config.edition
     if computed.house:
-        expected[store.house_id(game.settings.edition)] = computed.house
+        expected[store.house_id(edition)] = computed.house
     paid: dict[int, int] = {}
     for entry in ledger:
         paid[entry.account_id] = paid.get(entry.account_id, 0) + entry.delta
-        if entry.edition != game.settings.edition:
-            problems.append(f"ledger row {entry.id} is in {entry.edition}, not {game.settings.edition}")
+        if entry.edition != edition:
+            problems.append(f"ledger row {entry.id} is in {entry.edition}, not {edition}")
     if paid != expected:
         problems.append(f"the ledger pays {_by_account(paid)} but the replay settles {_by_account(expected)}")
     return settlement

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import Refusal
-from ..games.shuangkou.config import RoomConfig
+from ..games.interface import GameFamily
+from ..games.interface import Room as RoomConfig
 from .views import RoomSummary
 
 __all__ = ["LobbyError", "Room", "TableFull"]
@@ -24,10 +25,11 @@ class TableFull(LobbyError):
 
 @dataclass
 class Room:
-    """A room: a name and its current configuration (new games take the configuration
-    in force when they start)."""
+    """A room: a name, its game and its current configuration (new games take the
+    configuration in force when they start)."""
 
     name: str
+    family: GameFamily
     config: RoomConfig
     source: str
     open: bool = True
@@ -36,14 +38,14 @@ class Room:
         """What the lobby shows of the room: ``players`` seated, ``free_seats`` at tables where
         players wait for quick match."""
         config = self.config
-        levels = config.levels
         return {
             "name": self.name,
             "title": config.name,
+            "family": config.game,
             "edition": config.edition,
             "seats": config.seats,
             "bot_level": config.bot_level,
-            "stakes": [levels[0].match_points, levels[-1].match_points],
+            "stakes": list(config.stakes),
             "entry": config.entry_balance,
             "turn_seconds": config.turn_seconds,
             "players": players,

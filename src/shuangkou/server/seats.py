@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..games.interface import TableBot
 from ..store import Account
-from .bots import SeatBot
 from .clock import Countdown
 from .connection import Connection
 
@@ -19,7 +19,7 @@ class Seat:
 
     account: Account
     ready_clock: Countdown[int]
-    bot: SeatBot | None = None
+    bot: TableBot | None = None
     connection: Connection | None = None
     ready: bool = False
     left: bool = False  # escaped in "host" mode: the seat is played to the end, then freed

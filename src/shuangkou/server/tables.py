@@ -16,34 +16,19 @@ import asyncio
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, TypeVar, assert_never
 
 import orjson
 
-from ..errors import ErrorCode
-from ..games.shuangkou.bots import GreedyBot, Seen
-from ..games.shuangkou.combos import Combo
-from ..games.shuangkou.config import RoomConfig
-from ..games.shuangkou.game import (
-    Action,
-    Escape,
-    EscapeCost,
-    EscapeCostView,
-    Event,
-    Game,
-    GameError,
-    Hosting,
-    Pass,
-    Play,
-    action_to_dict,
-)
-from ..games.shuangkou.scoring import Settlement, SettlementView, TableSettlement, TableSettlementView
+from ..errors import ErrorCode, Refusal
+from ..games.interface import Hand, Settled, TableBot, Waiting
+from ..games.interface import Room as RoomConfig
 from ..store import Account, Fence, FencedError, Payout, Store
 from . import protocol as p
-from .bots import ExpertPool, SeatBot, default_expert_workers, move_seed
+from .bots import ExpertPool, default_expert_workers, move_seed
 from .clock import Countdown, Turn, TurnClock
 from .connection import Connection
 from .inbox import (
@@ -127,15 +112,25 @@ class Services:
 
 @dataclass(frozen=True, slots=True)
 class TableGame:
-    """The table's game: in progress, or the last one with its ``settlement`` (R9.6) once paid."""
+    """The table's game, dealt in the room ``config``: in progress, or the last one with its
+    ``settlement`` (R9.6) once paid."""
 
-    game: Game
+    game: Hand
     game_id: str
-    settlement: SettlementView | TableSettlementView | None = None
-    escape_charge: EscapeCostView | None = None  # what an escape that ended the game charged (R10.2, C6.2)
+    config: RoomConfig
+    settlement: Mapping[str, Any] | None = None
+    escape_charge: Mapping[str, Any] | None = None  # what an escape that ended the game charged (R10.2, C6.2)
 
 
-TurnKey = tuple[int, int, bool]
+@dataclass(frozen=True, slots=True)
+class Match:
+    """What the table's last game hands to the next (:meth:`Hand.carried`), and the
+    accounts in its seats then: a match goes on with the players who played it."""
+
+    carried: Mapping[str, Any]
+    accounts: tuple[int | None, ...]
+
+
 StateKey = tuple[str, int]
 """A game's state: the game's id and how many actions it has taken."""
 
@@ -153,10 +148,10 @@ class Table:
     seats: list[Seat | None] = field(default_factory=list)  # one per seat of the room
     spectators: set[Connection] = field(default_factory=set)
     current: TableGame | None = None
-    winner_account: int | None = None  # who leads the next game when first_player = "winner" (R2.1, C1.3)
+    match: Match | None = None  # what the last game hands to the next (R2.1, C1.3: its leader)
     seq: int = 0
     turn_seq: int = 0  # the first state of the current turn
-    turn_key: TurnKey | None = None
+    turn_key: Hashable = None
     stopping: bool = False
     inbox: Inbox = field(default_factory=Inbox)
     task: asyncio.Task[None] | None = None
@@ -236,16 +231,23 @@ class Table:
         return [seat.account.id for seat in self.seats if seat is not None]
 
     def timed_seat(self) -> int | None:
-        """The seat to act when a person playing for themselves holds it (not a bot, not
-        hosted) and a game runs: the seat whose turn timer runs (R11.3)."""
+        """The seat to act when the game waits for it alone and a person playing for
+        themselves holds it (not a bot, not hosted): the seat whose turn timer runs (R11.3),
+        whose moves its state carries."""
         current = self.current
         if current is None or current.game.finished:
             return None
-        game = current.game
-        seat = self.seats[game.to_act]
-        if seat is None or seat.bot is not None or game.hosting[game.to_act]:
+        waits = current.game.waiting()
+        if len(waits) != 1:
             return None
-        return game.to_act
+        index = waits[0].seat
+        return index if self._person(index) else None
+
+    def _person(self, index: int) -> bool:
+        """Whether a person plays seat ``index`` for themselves (not a bot, not hosting)."""
+        seat = self.seats[index]
+        current = self.current
+        return seat is not None and seat.bot is None and current is not None and not current.game.hosted(index)
 
     async def stop(self) -> None:
         """Stop the task (shutdown): timers cancelled, connections told; the game stays persisted."""
@@ -341,15 +343,15 @@ class Table:
                 await self._settle_again(game_id)
             case ReadyExpired(seat=index, token=token):
                 self._ready_expired(index, token)
-            case Decided(key=key, seat=index, move=move):
-                await self._expert_decided(key, index, move)
+            case Decided(key=key, seat=index, action=action):
+                await self._expert_decided(key, index, action)
             case _:
                 assert_never(item)
 
     # -- seating ----------------------------------------------------------------------
 
     async def _sit(
-        self, account: Account, connection: Connection | None, bot: SeatBot | None, chosen: int | None
+        self, account: Account, connection: Connection | None, bot: TableBot | None, chosen: int | None
     ) -> int:
         if not self.room.open and bot is None:
             raise TableFull("the room is closed")
@@ -416,8 +418,8 @@ class Table:
         seat.connection = None
         self._log("disconnected", account=seat.account.id, seat=index)
         if self.current is not None and self.playing:
-            if not self.current.game.hosting[index]:
-                await self._apply(Hosting(index, True, "disconnect"))  # R11.5
+            if not self.current.game.hosted(index):
+                await self._apply(self.current.game.hosting_action(index, True, "disconnect"))  # R11.5
         else:
             # No game is dealt to an absent player: ready again after reconnecting, or removed (R11.4).
             seat.ready = False
@@ -506,36 +508,33 @@ class Table:
         current = self.current
         if isinstance(message, p.ReadyMessage):
             await self._ready(connection, index)
-        elif isinstance(message, p.PlayMessage | p.PassMessage):
-            if current is None or not self.playing:
-                self._refuse(connection, "not_playing", "no game is in progress")
-            elif not self.turn_seq <= message.seq <= self.seq:
-                self._refuse(connection, "stale", f"state {message.seq} is from before this turn ({self.turn_seq})")
-            elif isinstance(message, p.PassMessage):
-                await self._apply(Pass(index), connection)
-            else:
-                try:
-                    action: Action = Play.of(index, message.cards, message.as_)
-                except ValueError as problem:
-                    self._refuse(connection, "unknown_card", str(problem))
-                    return
-                await self._apply(action, connection)
         elif isinstance(message, p.HintMessage):
             moves = "[]"
-            if current is not None and self.playing and current.game.to_act == index:
-                moves = self.moves.json(current.game, self.turn_seq)
+            if current is not None and self.playing and any(wait.seat == index for wait in current.game.waiting()):
+                moves = self.moves.json(self.room.family, current.game, index, self.turn_seq)
             connection.send_json(_hint(self.seq, moves))
         elif isinstance(message, p.HostingMessage):
             if current is None or not self.playing:
                 self._refuse(connection, "not_playing", "no game is in progress")
-            elif current.game.hosting[index] == message.on:
+            elif current.game.hosted(index) == message.on:
                 self._send_state(connection, index)  # nothing changes: no action, no new state
             else:
-                await self._apply(Hosting(index, message.on), connection)
+                await self._apply(current.game.hosting_action(index, message.on), connection)
         elif isinstance(message, p.LeaveMessage):
             await self._leave(index)
-        else:
-            self._refuse(connection, "wrong_place", f"'{message.type}' is a lobby message")
+        elif isinstance(message, p.SHELL_MESSAGES):
+            self._refuse(connection, "wrong_place", f"'{getattr(message, 'type', '')}' is a lobby message")
+        elif current is None or not self.playing:
+            self._refuse(connection, "not_playing", "no game is in progress")
+        elif not self.turn_seq <= (seq := int(getattr(message, "seq", -1))) <= self.seq:
+            self._refuse(connection, "stale", f"state {seq} is from before this turn ({self.turn_seq})")
+        else:  # one of the game's own messages (GameFamily.messages)
+            try:
+                action = self.room.family.message_action(index, message)
+            except Refusal as problem:
+                self._refuse(connection, problem.code, problem.message)
+                return
+            await self._apply(action, connection)
 
     async def _ready(self, connection: Connection, index: int) -> None:
         seat = self.seats[index]
@@ -570,22 +569,21 @@ class Table:
         connection, seat.connection = seat.connection, None
         current = self.current
         game = current.game if current is not None and self.playing else None
-        escape = game is not None and bool(game.hands[index])  # C6: a player who is out does not escape
-        if game is not None and escape and game.escaped is not None:
-            # One escape per game is charged (C6); a second player leaving is hosted as if disconnected.
-            escape = False
-            if not game.hosting[index]:
-                await self._apply(Hosting(index, True, "disconnect"))
-        charged: EscapeCostView | None = None
-        if game is not None and escape:
+        escape_action = game.escape_action(index) if game is not None else None
+        escape = escape_action is not None
+        if game is not None and not escape and game.in_play(index) and not game.hosted(index):
+            # No escape (one per game is charged, C6; a game may have none): hosted as if disconnected.
+            await self._apply(game.hosting_action(index, True, "disconnect"))
+        charged: Mapping[str, Any] | None = None
+        if game is not None and escape_action is not None:
             balances = self.balances()
-            cost = game.escape_cost(index, balances) if balances is not None else None
-            await self._apply(Escape(index))  # R10, C6
-            charged = cost.view() if cost is not None else None  # host mode: the penalty to come
+            cost = game.leaving_cost(index, balances) if balances is not None else None
+            await self._apply(escape_action)  # R10, C6
+            charged = cost  # host mode: the penalty to come
         stays = self.unsettled  # the seat stays in the game to its settlement
         if escape and not self.playing and self.current is not None:
             charged = self.current.escape_charge  # settled at once: what the ledger was charged (None: not yet)
-        hosted = self.playing and bool(self.current and self.current.game.hands[index])  # played by hosting (R10.1)
+        hosted = self.playing and bool(self.current and self.current.game.in_play(index))  # played by hosting (R10.1)
         if connection is not None:
             connection.send({"type": "left", "table": self.id, "escape": escape, "hosted": hosted, "charged": charged})
         if stays:
@@ -600,15 +598,20 @@ class Table:
 
     async def _start_game(self) -> None:
         config = self.room.config
-        # R2.1: the winner of the last game leads, if still seated here; else the flip card decides.
-        winner = self._seat_index(self.winner_account) if self.winner_account is not None else None
-        game = Game.deal(config, self.services.next_seed(), winner)  # secure shuffle (R1.4)
+        # What the last game hands on (R2.1: its winner leads, if still seated here).
+        match = self.match
+        carried: Mapping[str, Any] | None = None
+        continuing: tuple[bool, ...] = ()
+        if match is not None:
+            carried = match.carried
+            continuing = tuple(account == self._account_at(index) for index, account in enumerate(match.accounts))
+        game = self.room.family.deal(config, self.services.next_seed(), carried, continuing)  # secure shuffle (R1.4)
         if game.swap is not None:  # C1.4: the two players change places, each with the hand dealt
             first, second = game.swap
             self.seats[first], self.seats[second] = self.seats[second], self.seats[first]
             self._log("seats swapped", seats=list(game.swap))
         game_id = uuid.uuid4().hex
-        self.current = TableGame(game, game_id)
+        self.current = TableGame(game, game_id, config)
         record = self._record(game).to_json()
         store, room, fence = self.services.store, self.room.name, self.fence
         await self.services.run_db(
@@ -616,24 +619,24 @@ class Table:
         )
         METRICS.games.inc()
         self._log("game started")
-        self._changed(list(game.events))
+        self._changed([event.view() for event in game.events])
 
-    def _record(self, game: Game) -> TableRecord:
+    def _record(self, game: Hand) -> TableRecord:
         seats = tuple(None if s is None else SeatRecord(s.account.id, s.account.name, s.bot is not None)
                       for s in self.seats)
         return TableRecord(self.id, seats, self.private, game.to_record())
 
-    async def _apply(self, action: Action, connection: Connection | None = None) -> bool:
+    async def _apply(self, action: Any, connection: Connection | None = None) -> bool:
         current = self.current
         assert current is not None
         game = current.game
         try:
             events = game.apply(action)
-        except GameError as problem:
+        except Refusal as problem:
             if connection is not None:
                 self._refuse(connection, problem.code, problem.message)
             return False
-        data = _dumps(action_to_dict(action))
+        data = _dumps(self.room.family.action_to_dict(action))
         try:
             await self.services.journal.append(current.game_id, game.seq, data, self.fence)
         except FencedError:
@@ -650,14 +653,16 @@ class Table:
                 METRICS.errors.labels("unavailable").inc()
             return False
         METRICS.actions.inc()
-        for event in events:
-            if event.type == "hosting" and event.on:
-                METRICS.hosting.labels(event.cause or "player").inc()
-            if event.type == "timeout" and event.seat is not None:
-                self._notice(event.seat, event.count)
+        encoded = [event.view() for event in events]
+        for event in encoded:
+            if event["type"] == "hosting" and event.get("on"):
+                METRICS.hosting.labels(event.get("cause") or "player").inc()
+            seat, count = event.get("seat"), event.get("count")
+            if event["type"] == "timeout" and isinstance(seat, int) and isinstance(count, int):
+                self._notice(seat, count)
         if game.finished:
             await self._settle()
-        self._changed(events, answering=connection)
+        self._changed(encoded, answering=connection)
         return True
 
     def _notice(self, index: int, count: int) -> None:
@@ -680,18 +685,18 @@ class Table:
         paid the table keeps its seats and deals no new game."""
         current = self.current
         assert current is not None
-        game, game_id, config = current.game, current.game_id, current.game.settings
+        game, game_id, config = current.game, current.game_id, current.config
         store = self.services.store
         accounts = [seat.account.id if seat else 0 for seat in self.seats]
         seats = range(len(self.seats))
         record = self._record(game).to_json()
         fence = self.fence
 
-        def settle(balances: list[int]) -> tuple[Settlement | TableSettlement, Payout]:
+        def settle(balances: list[int]) -> tuple[Settled, Payout]:
             settlement = game.settlement(balances)  # R9, C5
             return settlement, Payout(tuple(settlement.deltas), settlement.house, _dumps(settlement.to_dict()))
 
-        def pay() -> tuple[Settlement | TableSettlement, dict[int, int]]:
+        def pay() -> tuple[Settled, dict[int, int]]:
             return store.settle_game(
                 game_id, config.edition, accounts, settle, config.allow_negative, f"game {game_id}", record, fence
             )
@@ -714,11 +719,9 @@ class Table:
         self._settle_failures = 0
         self.settle_clock.stop()
         METRICS.settlements.inc()
-        charge = None
-        if game.ended_by_escape and game.escaped is not None:  # R10.2, C6.2
-            charge = EscapeCost.settled(game.escaped, settlement).view()
+        charge = game.escape_charged(settlement)  # R10.2, C6.2
         self.current = replace(current, settlement=settlement.to_dict(), escape_charge=charge)
-        self.winner_account = accounts[game.leads_next] if game.leads_next is not None else None
+        self.match = Match(game.carried(), tuple(self._account_at(index) for index in seats))
         self._log("game settled", result=game.result, deltas=list(settlement.deltas), house=settlement.house)
         for index in seats:
             seat = self.seats[index]
@@ -739,7 +742,7 @@ class Table:
         if await self._settle():
             self._changed([])
 
-    async def _restore(self, game_id: str, record: TableRecord, game: Game) -> None:
+    async def _restore(self, game_id: str, record: TableRecord, game: Hand) -> None:
         """Go on with a running game rebuilt from its record and persisted actions (after a
         restart). The players count as disconnected until they reconnect; they are not
         hosted, so their turn timers run as usual (R11.3). Anything that fails raises, and
@@ -749,11 +752,11 @@ class Table:
                 store = self.services.store
                 account = await self.services.run_db(partial(store.get_account, seated.account))
                 if account is None:
-                    raise GameError("bad_record", f"account {seated.account} of game {game_id} is gone")
-                bot = SeatBot.of(self.room.config) if seated.bot else None  # at the room's level now
+                    raise Refusal("bad_record", f"account {seated.account} of game {game_id} is gone")
+                bot = self.room.family.table_bot(self.room.config) if seated.bot else None  # at the room's level now
                 self._seat(index, Seat(account, self._ready_clock(index), bot, ready=True))
                 await self._refresh_balance(index)
-        self.current = TableGame(game, game_id)
+        self.current = TableGame(game, game_id, record.game.config)
         self.private = record.private  # an invite table stays one
         # State numbers continue from a base no earlier state can have reached, so a message
         # built against a state from before the restart is always stale.
@@ -770,24 +773,29 @@ class Table:
         return self.playing and turn.number == (self.turn_seq if turn.kind == "timed" else self.seq)
 
     def _arm_turn(self) -> None:
-        """After every change: the next automatic move, or the turn timer (R11.3). The turn
-        timer runs from the start of the turn: changes that do not pass the turn keep it."""
+        """After every change: the next automatic action (a bot's, or hosting's), or the
+        turn timer of the persons the game waits for (R11.3). The turn timer runs from the
+        start of the turn: changes that do not pass the turn keep it."""
         timed = Turn("timed", self.turn_seq)
-        if self.timed_seat() is not None and self.clock.runs_for(timed):
+        current = self.current
+        waits: Sequence[Waiting] = ()
+        if current is not None and self.playing:
+            waits = current.game.waiting()
+        automatic = any(self._automatic(wait.seat) for wait in waits)
+        persons = [wait for wait in waits if self._person(wait.seat)]
+        if persons and not automatic and self.clock.runs_for(timed):
             return
         self.clock.stop()
-        current = self.current
-        if current is None or not self.playing:
-            return
-        game = current.game
-        wait = game.waiting()[0]  # the clock times one seat at a time (every game played at tables waits for one)
-        seat = self.seats[wait.seat]
-        if seat is None:
-            return
-        if seat.bot is not None or game.hosted(wait.seat):
+        if automatic:
             self.clock.start(Turn("auto", self.seq), self.services.bot_delay)
-        else:
-            self.clock.start(timed, wait.seconds)
+        elif persons:
+            self.clock.start(timed, max(wait.seconds for wait in persons))
+
+    def _automatic(self, index: int) -> bool:
+        """Whether a bot or hosting plays seat ``index``, so its actions are the table's to make."""
+        seat = self.seats[index]
+        current = self.current
+        return seat is not None and current is not None and (seat.bot is not None or current.game.hosted(index))
 
     def _arm_ready(self, index: int) -> None:
         """A seated player who is not ready in time leaves the table (R11.4)."""
@@ -811,73 +819,81 @@ class Table:
         if current is None or not self._turn_is_current(turn):
             return  # the turn (or, for automatic moves, the state) it was armed for is over
         game = current.game
-        index = game.waiting()[0].seat
-        seat = self.seats[index]
-        if seat is None:
+        if turn.kind == "timed":  # every person the game still waits for has run out of time (R11.3)
+            for timed_out in [wait.seat for wait in game.waiting() if self._person(wait.seat)]:
+                if self.current is current and any(wait.seat == timed_out for wait in game.waiting()):
+                    await self._apply(game.timeout_action(timed_out))
             return
-        if turn.kind == "auto":
-            bot = seat.bot
-            if bot is None:
-                await self._apply(game.default_action(index))  # hosting (R11.2)
-            elif bot.quick is not None:
-                await self._apply(bot.quick.act(game, index))
-            else:
-                self._search(current, bot)
-        elif not game.hosted(index):
-            await self._apply(game.timeout_action(index))  # R11.3
+        index = next((wait.seat for wait in game.waiting() if self._automatic(wait.seat)), None)
+        seat = self.seats[index] if index is not None else None
+        if index is None or seat is None:
+            return
+        bot = seat.bot
+        if bot is None:
+            await self._apply(game.default_action(index))  # hosting (R11.2)
+            return
+        search = bot.search(game, index, move_seed(current.game_id, game.seq))
+        if search is None:
+            await self._apply(bot.act(game, index))
+        else:
+            self._search(current, index, search)
 
-    def _search(self, current: TableGame, bot: SeatBot) -> None:
-        """Have the expert bot to act search its move in the background (once per state):
-        its answer comes back as :class:`Decided`."""
-        game = current.game
-        key = (current.game_id, game.seq)
+    def _search(self, current: TableGame, index: int, search: tuple[Callable[..., Any], tuple[Any, ...]]) -> None:
+        """Have the searching bot of seat ``index`` search its move in the background (once
+        per state): its answer comes back as :class:`Decided`."""
+        key = (current.game_id, current.game.seq)
         if self._searching == key:
             return  # asked already (the automatic move was armed again by a change that kept the state)
         self._searching = key
-        seen = Seen.of(game, game.to_act)  # what the bot's seat may see, nothing more
-        task = asyncio.get_running_loop().create_task(self._expert_move(key, game.settings, seen, bot))
+        task = asyncio.get_running_loop().create_task(self._searched(key, index, search))
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    async def _expert_move(self, key: StateKey, config: RoomConfig, seen: Seen, bot: SeatBot) -> None:
-        """Search in the expert pool, then post the move to the inbox. A search that fails
-        (a worker died) leaves the move to the normal level, so the game goes on."""
+    async def _searched(self, key: StateKey, index: int, search: tuple[Callable[..., Any], tuple[Any, ...]]) -> None:
+        """Search in the expert pool, then post the action to the inbox. A search that fails
+        (a worker died) posts none: the bot's quick move is played instead, so the game goes on."""
+        function, arguments = search
+        action: Any = None
         try:
             with METRICS.expert_search.time():
-                move = await self.services.experts.choose(config, seen, move_seed(*key), bot.rollouts)
+                action = await self.services.experts.search(function, arguments)
         except Exception:
             log.exception("expert search failed", extra={"table": self.id, "room": self.room.name, "game": key[0]})
             METRICS.errors.labels("internal").inc()
-            move = GreedyBot().choose(seen)
-        self.inbox.post(Decided(key, seen.seat, move))
+        self.inbox.post(Decided(key, index, action))
 
-    async def _expert_decided(self, key: StateKey, index: int, move: Combo | None) -> None:
-        """Play an expert's move if the game is still in the state it was searched for;
-        a move for a state that is gone (or a search asked for again since) is dropped."""
+    async def _expert_decided(self, key: StateKey, index: int, action: Any) -> None:
+        """Play a searched action if the game is still in the state it was searched for;
+        an action for a state that is gone (or a search asked for again since) is dropped.
+        Without an action (the search failed) the bot's quick move is played."""
         if key != self._searching:
             return
         self._searching = None
         current = self.current
         if current is None or not self.playing or (current.game_id, current.game.seq) != key:
             return  # the state moved on: its automatic move, armed again, searches anew
-        await self._apply(Pass(index) if move is None else Play.move(index, move))
+        seat = self.seats[index]
+        if action is None and seat is not None and seat.bot is not None:
+            action = seat.bot.act(current.game, index)
+        if action is not None:
+            await self._apply(action)
 
     # -- views and messages ---------------------------------------------------------
 
-    def _changed(self, events: list[Event], answering: Connection | None = None) -> None:
+    def _changed(self, events: list[Mapping[str, Any]], answering: Connection | None = None) -> None:
         """Send every seat and spectator the new state. The state that answers a player's own
         action (``answering``: their connection) is never held for its moves, even when the
         turn comes back to them (the other seat passed for want of a move): the action is
         acknowledged at once, and its moves follow as a ``hint``."""
         self._send_held()
         self.seq += 1
-        turn = self.current.game.turn_key if self.current is not None else None
+        turn = self.current.game.turn if self.current is not None else None
         if turn != self.turn_key:
             # An action must be made against a state of the current turn: changes that do not
             # pass the turn (hosting switched, a player reconnecting) leave pending moves valid.
             self.turn_key, self.turn_seq = turn, self.seq
         self._arm_turn()
-        encoded = [event.view() for event in events]
+        encoded = events
         views = TableViews(self)  # what all seats see alike is built once
         mover = self.timed_seat()
         for index, seat in enumerate(self.seats):
@@ -925,12 +941,12 @@ class Table:
         index = self.timed_seat()
         current = self.current
         seat = self.seats[index] if index is not None else None
-        if seat is None or seat.connection is None or current is None:
+        if index is None or seat is None or seat.connection is None or current is None:
             self._send_held()
             return
-        if current.game.turn_key != self.turn_key:
+        if current.game.turn != self.turn_key:
             return  # an action is being stored: its change pushes the moves of the turn it makes
-        moves = self.moves.json(current.game, self.turn_seq)
+        moves = self.moves.json(self.room.family, current.game, index, self.turn_seq)
         held, self._held = self._held, None
         if held is not None and held[0] is seat.connection:  # held since the last change: the current state
             held[1]["moves"] = orjson.Fragment(moves)
@@ -954,6 +970,10 @@ class Table:
         store, edition, account = self.services.store, self.room.config.edition, seat.account.id
         seat.balance = await self.services.run_db(lambda: store.balance(account, edition))
         return seat.balance
+
+    def _account_at(self, index: int) -> int | None:
+        seat = self.seats[index]
+        return seat.account.id if seat is not None else None
 
     def _seat_index(self, account_id: int) -> int | None:
         return next((i for i, s in enumerate(self.seats) if s is not None and s.account.id == account_id), None)

@@ -3,32 +3,26 @@
 Every view is a typed dictionary, so the protocol's JSON Schema (``shuangkou
 protocol-schema``) describes each field. :func:`table_view` is built for every connection
 on every change of a table: it reads what the table holds and computes nothing but what
-leaving would cost the seat it is built for (:meth:`Game.escape_cost`, kept by the game
-while what it depends on stays). The mover's legal
+leaving would cost the seat it is built for (:meth:`~shuangkou.games.interface.Hand.leaving_cost`,
+which a game may keep while what it depends on stays). The mover's legal
 moves, from :class:`TurnMoves`, computed and encoded once per turn, are added to its state
 when they are listed (:meth:`Table.send_moves`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal, NotRequired
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal
 
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
-from ..games.shuangkou.bots import Seen, hint_moves
-from ..games.shuangkou.combos import ComboView, Kind
-from ..games.shuangkou.config import BotLevel
-from ..games.shuangkou.game import EscapeCostView, Game, GameView
-from ..games.shuangkou.scoring import SettlementView, TableSettlementView
-from .render import moves_json
+from ..games.interface import GameFamily, Hand
 
 if TYPE_CHECKING:
     from .tables import Table
 
 __all__ = [
     "AccountView",
-    "EventView",
-    "MoveView",
     "RoomSummary",
     "SeatView",
     "TableView",
@@ -39,30 +33,6 @@ __all__ = [
 
 Phase = Literal["waiting", "ready", "playing", "settling", "settled"]
 
-MoveView = TypedDict("MoveView", {"cards": str, "as": Kind})
-"""A legal move as a ``play`` message names it: its cards, and the kind to read them as."""
-
-
-EventType = Literal["deal", "swap", "play", "pass", "timeout", "hosting", "escape", "out", "jiefeng", "end"]
-
-EventView = TypedDict(  # functional form: "with" is a Python keyword
-    "EventView",
-    {
-        "type": EventType,
-        "seat": NotRequired[int],
-        "cause": NotRequired[str],
-        "cards": NotRequired[str],
-        "combo": NotRequired[ComboView],
-        "count": NotRequired[int],
-        "on": NotRequired[bool],
-        "flip_card": NotRequired["str | None"],
-        "cards_left": NotRequired[int],
-        "place": NotRequired[int],  # out: the place taken in the finishing order (C2.2)
-        "with": NotRequired[int],  # swap: the other seat (C1.4)
-    },
-)
-"""Something that happened in the game (``type``); the other fields depend on it."""
-
 
 class SeatView(TypedDict):
     """A seated player as everyone sees them; ``bot_level``: the level a bot plays at
@@ -71,7 +41,7 @@ class SeatView(TypedDict):
     name: str
     account: int
     bot: bool
-    bot_level: BotLevel | None
+    bot_level: str | None
     connected: bool
     ready: bool
     balance: int | None
@@ -79,22 +49,24 @@ class SeatView(TypedDict):
 
 
 class TableView(TypedDict):
-    """The whole table as seat ``you`` (None: a spectator) may see it."""
+    """The whole table as seat ``you`` (None: a spectator) may see it; ``family``: its
+    game, whose own view is ``game`` (each game's in ``docs/protocol.md``)."""
 
     id: str
     room: str
+    family: str
     edition: str
     seq: int
     phase: Phase
     you: int | None
     seats: list[SeatView | None]
-    game: GameView | None
+    game: Mapping[str, Any] | None
     game_id: str | None
     turn_seconds: float
     turn_deadline: int | None
-    escape_cost: EscapeCostView | None
+    escape_cost: Mapping[str, Any] | None
     escape_mode: str
-    settlement: SettlementView | TableSettlementView | None
+    settlement: Mapping[str, Any] | None
 
 
 class AccountView(TypedDict):
@@ -110,9 +82,10 @@ class RoomSummary(TypedDict):
 
     name: str
     title: str
+    family: str
     edition: str
     seats: int
-    bot_level: BotLevel
+    bot_level: str
     stakes: list[int]
     entry: int | None
     turn_seconds: float
@@ -122,20 +95,20 @@ class RoomSummary(TypedDict):
 
 
 class TurnMoves:
-    """The legal moves of the seat to act in hint order (:func:`~shuangkou.games.shuangkou.bots.hint_moves`),
-    as JSON text computed once per turn (a lead's moves number thousands: encoding them anew
-    for every message would cost more than everything else a state costs)."""
+    """The legal moves of the seat to act in hint order (:meth:`GameFamily.moves_json`), as
+    JSON text computed once per turn and seat (a Shuangkou lead's moves number thousands:
+    encoding them anew for every message would cost more than everything else a state costs)."""
 
     def __init__(self) -> None:
-        self._turn: int | None = None
+        self._key: tuple[int, int] | None = None
         self._text = "[]"
 
-    def json(self, game: Game, turn: int) -> str:
-        """The JSON list of the moves of ``game``'s seat to act in the turn that began with
+    def json(self, game: GameFamily, hand: Hand, seat: int, turn: int) -> str:
+        """The JSON list of the moves of ``seat`` in ``hand`` in the turn that began with
         state ``turn`` (the table's ``turn_seq``: a new number for every turn of every game)."""
-        if turn != self._turn:
-            self._text = moves_json(hint_moves(Seen.of(game, game.to_act)))
-            self._turn = turn
+        if (turn, seat) != self._key:
+            self._text = game.moves_json(hand, seat)
+            self._key = (turn, seat)
         return self._text
 
 
@@ -153,7 +126,7 @@ class TableViews:
         current = table.current
         playing = table.playing
         game = current.game if current is not None else None
-        config = game.settings if playing and game is not None else table.room.config
+        config = current.config if playing and current is not None else table.room.config
         phase: Phase
         if playing:
             phase = "playing"
@@ -186,6 +159,7 @@ class TableViews:
         self._view: TableView = {
             "id": table.id,
             "room": table.room.name,
+            "family": config.game,
             "edition": config.edition,
             "seq": table.seq,
             "phase": phase,
@@ -209,9 +183,9 @@ class TableViews:
         game = self._game
         if game is not None:
             view["game"] = game.view(you, self._public)
-            if self._balances is not None:
-                cost = game.escape_cost(you, self._balances)  # None: leaving now is no escape (C6)
-                view["escape_cost"] = cost.view() if cost is not None else None
+            if self._balances is not None:  # None: leaving now is no escape (C6)
+                cost = game.leaving_cost(you, self._balances)
+                view["escape_cost"] = cost
         return view
 
 

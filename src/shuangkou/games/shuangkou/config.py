@@ -598,6 +598,15 @@ class RoomConfig(_Frozen):
         a, e = max(self.double_win, self.single_win, self.draw), self.escape_double_wins
         return max(a * b + e * self.double_win, e * self.double_win * b) + 3 * c
 
+    def stake_level(self, balance: int) -> int:
+        """The level (R9.1) of a player of ``balance``: :meth:`level_for`'s."""
+        return self.level_for(balance).level
+
+    @property
+    def stakes(self) -> tuple[int, int]:
+        """The match points of the first and the last level (R9.1), as the lobby shows them."""
+        return self.levels[0].match_points, self.levels[-1].match_points
+
     @property
     def entry_balance(self) -> int | None:
         """R9.4: the least balance that may sit down in a wealth room (the first level's

@@ -4,6 +4,7 @@ wire, and the referee's start and report (docs/referee.md)."""
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -12,11 +13,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from ...errors import Refusal, first_problem
 from ..interface import HandFacts
-from .bots import BOTS, Acting, make_bot
-from .config import SHIPPED_NAMES, RoomConfig, load_config
+from .bots import BOTS, Acting, Seen, hint_moves, make_bot
+from .config import SHIPPED_NAMES, RoomConfig, config_from_dict, load_config
 from .expert import Budget
-from .game import Action, Game, GameError, action_from_dict, action_to_dict
+from .game import Action, Game, GameError, GameRecord, action_from_dict, action_to_dict, seat_team
 from .scoring import scoring_phase
+from .tablebot import ShuangkouTableBot
+from .wire import MESSAGES, message_action, moves_json, schemas
 
 __all__ = ["SHUANGKOU", "ShuangkouFamily"]
 
@@ -54,10 +57,31 @@ class ShuangkouFamily:
         """:func:`~.config.load_config`."""
         return load_config(source, overrides)
 
-    def deal(self, room: RoomConfig, seed: int | None = None, carried: Mapping[str, Any] | None = None) -> Game:
-        """:meth:`Game.deal`, led by the last game's winner when the room says so (R2.1, C1.3)."""
+    def deal(
+        self,
+        room: RoomConfig,
+        seed: int | None = None,
+        carried: Mapping[str, Any] | None = None,
+        continuing: Sequence[bool] = (),
+    ) -> Game:
+        """:meth:`Game.deal`, led by the last game's winner when the room says so and the
+        winner still holds that seat (R2.1, C1.3)."""
         leader = (carried or {}).get("leader")
-        return Game.deal(room, seed, leader if isinstance(leader, int) else None)
+        if not isinstance(leader, int) or leader not in range(room.seats) or (continuing and not continuing[leader]):
+            leader = None
+        return Game.deal(room, seed, leader)
+
+    def room_from_json(self, text: str, source: str) -> RoomConfig:
+        """:func:`~.config.config_from_dict` of the stored JSON."""
+        return config_from_dict(json.loads(text), source=source)
+
+    def read_record(self, data: Mapping[str, Any], room: RoomConfig | None = None) -> GameRecord:
+        """:meth:`GameRecord.from_dict`."""
+        return GameRecord.from_dict(data, room)
+
+    def restore(self, record: GameRecord) -> Game:
+        """:meth:`Game.restore`."""
+        return Game.restore(record)
 
     def scenario(self, room: RoomConfig, data: Mapping[str, Any]) -> Game:
         """A game from a scenario's ``hands`` and ``leader``, or dealt from its ``seed``;
@@ -89,6 +113,39 @@ class ShuangkouFamily:
     def action_to_dict(self, action: Action) -> dict[str, object]:
         """:func:`~.game.action_to_dict`."""
         return action_to_dict(action)
+
+    messages = MESSAGES
+
+    def message_action(self, seat: int, message: BaseModel) -> Action:
+        """:func:`~.wire.message_action`."""
+        return message_action(seat, message)
+
+    def moves_json(self, hand: Game, seat: int) -> str:
+        """The seat's legal moves in hint order (:func:`~.bots.hint_moves`), as ``play`` bodies."""
+        return moves_json(hint_moves(Seen.of(hand, seat)))
+
+    def schemas(self) -> dict[str, Any]:
+        """:func:`~.wire.schemas`."""
+        return schemas()
+
+    def teams(self, settlement: Mapping[str, Any], seats: int) -> list[int]:
+        """Fixed teams: each seat its own with two seats, 0 and 2 against 1 and 3 with four (C1.1)."""
+        return [seat_team(seat, seats) for seat in range(seats)]
+
+    def replay(self, record: GameRecord, hand: Game) -> dict[str, Any]:
+        """The teams (C1.2), the hands as dealt (亮牌), the leader, the flip card and the
+        seat swap (C1.4): no seed, no cards that were never dealt."""
+        return {
+            "teams": [hand.team(seat) for seat in range(hand.seats)],
+            "hands": list(record.hands),
+            "leader": hand.leader,
+            "flip_card": record.flip_card,
+            "swap": list(hand.swap) if hand.swap is not None else None,
+        }
+
+    def table_bot(self, room: RoomConfig) -> ShuangkouTableBot:
+        """:meth:`ShuangkouTableBot.of`."""
+        return ShuangkouTableBot.of(room)
 
     bots: Mapping[str, str] = BOTS
     figure = "scoring phases"

@@ -780,6 +780,30 @@ class Game:
         """Whether hosting plays ``seat`` (R11.2)."""
         return self.hosting[seat]
 
+    @property
+    def turn(self) -> tuple[int, int, bool] | None:
+        """:attr:`turn_key`."""
+        return self.turn_key
+
+    def hosting_action(self, seat: int, on: bool, cause: str | None = None) -> Hosting:
+        """Hosting switched for ``seat`` by the player, or on when its connection dropped (R11.5)."""
+        return Hosting(seat, on, "disconnect" if cause == "disconnect" else "player")
+
+    def in_play(self, seat: int) -> bool:
+        """Whether ``seat`` still holds cards in a game in progress (C2.2: a seat out has none)."""
+        return not self.finished and bool(self.hands[seat])
+
+    def leaving_cost(self, seat: int, balances: Sequence[int]) -> EscapeCostView | None:
+        """:meth:`escape_cost`, as the table shows it."""
+        cost = self.escape_cost(seat, balances)
+        return cost.view() if cost is not None else None
+
+    def escape_charged(self, settled: Settlement | TableSettlement) -> EscapeCostView | None:
+        """What the escape that ended the game charged (R10.2, C6.2), from its settlement."""
+        if not self.ended_by_escape or self.escaped is None:
+            return None
+        return EscapeCost.settled(self.escaped, settled).view()
+
     def carried(self) -> dict[str, int | None]:
         """What the table's next game takes from this one: its leader when the room says
         ``first_player = "winner"`` (:attr:`leads_next`, R2.1, C1.3)."""
