@@ -22,8 +22,11 @@ connection, so threads may share a store. Every request the store refuses raises
 :class:`StoreError`.
 
 The parts: :mod:`~shuangkou.store.database` (engine and transactions),
-:mod:`~shuangkou.store.schema` (tables), :mod:`~shuangkou.store.money` (accounts, ledger,
-settlements), :mod:`~shuangkou.store.journal` (games), :mod:`~shuangkou.store.errors`.
+:mod:`~shuangkou.store.schema` (tables), :mod:`~shuangkou.store.accounts` (accounts and
+their names), :mod:`~shuangkou.store.ledger` (balances, grants, the ledger),
+:mod:`~shuangkou.store.settlements` (games' payments), :mod:`~shuangkou.store.audit` (sums
+and invariants), :mod:`~shuangkou.store.journal` (games), :mod:`~shuangkou.store.fences`
+(claims on tables), :mod:`~shuangkou.store.errors`.
 
 >>> store = Store("sqlite://")
 >>> alice = store.create_guest("Alice", {"points": 100, "wealth": 5000})
@@ -51,7 +54,10 @@ from alembic.config import Config
 from sqlalchemy import select, text
 from sqlalchemy.exc import IntegrityError
 
-from .checks import check_int, check_page, check_text
+from ..editions import EDITIONS
+from .accounts import NAME_MAX_LENGTH, Account, validate_name
+from .audit import Audit
+from .checks import check_edition, check_int, check_page, check_text
 from .database import DEFAULT_DATABASE_URL
 from .errors import (
     BalanceFloorError,
@@ -69,18 +75,9 @@ from .errors import (
 )
 from .fences import Fence, RunningGame
 from .journal import GAME_STATUSES, GameAction, Journal, StoredGame, _finished, _games
-from .money import (
-    EDITIONS,
-    NAME_MAX_LENGTH,
-    Account,
-    LedgerEntry,
-    Money,
-    Payout,
-    _ledger_entry,
-    check_edition,
-    validate_name,
-)
+from .ledger import LedgerEntry, _ledger_entry
 from .schema import ID_MAX_LENGTH, games_table, ledger_table, metadata
+from .settlements import Payout, Settlements
 
 __all__ = [
     "DEFAULT_DATABASE_URL",
@@ -118,7 +115,7 @@ _MIGRATION_LOCK: Final = threading.Lock()
 Settled = TypeVar("Settled")
 
 
-class Store(Money, Journal):
+class Store(Settlements, Audit, Journal):
     """A database holding accounts, the ledger and games; safe to share between threads.
 
     ``url`` is a SQLAlchemy URL (see :class:`~shuangkou.store.database.Database`). Opening

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import orjson
 
+from ..editions import EDITIONS
 from .errors import InvalidTypeError, InvalidValueError
 
-__all__ = ["check_choice", "check_int", "check_json", "check_page", "check_text"]
+__all__ = ["check_choice", "check_edition", "check_int", "check_json", "check_page", "check_text"]
 
 
 def check_int(value: object, what: str) -> int:
@@ -27,6 +28,11 @@ def check_choice(value: object, what: str, choices: tuple[str, ...]) -> str:
     if not isinstance(value, str) or value not in choices:
         raise InvalidValueError(f"unknown {what} {value!r}; expected one of {', '.join(choices)}")
     return value
+
+
+def check_edition(edition: object) -> str:
+    """``edition`` if it is one of :data:`~shuangkou.editions.EDITIONS`, else :class:`InvalidValueError`."""
+    return check_choice(edition, "edition", EDITIONS)
 
 
 def check_text(value: object, what: str, max_length: int) -> str:
