@@ -902,10 +902,9 @@ def test_a_dead_nodes_directory_is_forgotten_by_chunks_sparing_what_was_listed_a
     smaller ones whole), the other node's entries untouched; a table that a
     node taking it over lists again between the two passes keeps its seats; nothing is
     deleted while the node's liveness is held by another process (it came back)."""
-    from shuangkou.server import cluster as cluster_module
-    from shuangkou.server.cluster import Cluster, ClusterSettings
+    from shuangkou.server.cluster import Cluster, ClusterSettings, takeover
 
-    monkeypatch.setattr(cluster_module, "FORGET_CHUNK", 3)
+    monkeypatch.setattr(takeover, "FORGET_CHUNK", 3)
     settings = ClusterSettings(redis_url, "b", "http://b.example", name=f"forget-{uuid.uuid4().hex[:8]}")
     tables = {f"t{n}": "a" if n % 2 else "b" for n in range(600)}  # more than Redis keeps packed (512)
     seats = {str(account): f"t{account // 2}" for account in range(1200)}
