@@ -24,25 +24,37 @@ from ..roomfiles import ConfigError, Problem, read_room_file
 from .interface import GameFamily, Room
 
 __all__ = [
-    "DEFAULT_GAME", "families", "family", "game_of", "load_room", "register", "room_from_json", "unregister",
+    "DEFAULT_GAME", "families", "family", "game_of", "load_room", "register", "registered", "room_from_json",
+    "unregister",
 ]
 
 DEFAULT_GAME = "shuangkou"
 """The game of a room file that names none."""
 
 _FAMILIES: dict[str, GameFamily] = {}
+_changes = 0  # registrations so far: what is built from the registered families is built again when it moves
+
+
+def registered() -> int:
+    """A number that changes whenever a family is registered or unregistered (for caches of
+    what is built from every family, such as the protocol's validator)."""
+    return _changes
 
 
 def register(game: GameFamily) -> None:
     """Make ``game`` playable under its name (a second family of one name is refused)."""
+    global _changes
     if game.name in _FAMILIES and _FAMILIES[game.name] is not game:
         raise ValueError(f"a game named {game.name!r} is registered already")
     _FAMILIES[game.name] = game
+    _changes += 1
 
 
 def unregister(name: str) -> None:
     """Forget the family ``name`` (a test's own game, once the test is over)."""
+    global _changes
     _FAMILIES.pop(name, None)
+    _changes += 1
 
 
 def families() -> dict[str, GameFamily]:

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
 from ..errors import ErrorBody, ErrorCode, Refusal
-from ..games import families
+from ..games import families, registered
 from .views import AccountView, RoomSummary, TableView
 
 __all__ = [
@@ -119,25 +119,24 @@ ClientMessage = ShellMessage | BaseModel
 """A client message: the shell's, or one of a game's own (:attr:`GameFamily.messages`, each
 with a ``type`` and the state ``seq`` it is made against)."""
 
-_adapters: dict[tuple[type[BaseModel], ...], tuple[TypeAdapter[Any], tuple[str, ...]]] = {}
+_built: tuple[int, TypeAdapter[Any], tuple[str, ...]] | None = None
 
 
 def _client() -> tuple[TypeAdapter[Any], tuple[str, ...]]:
     """The validator of every client message (the shell's, then each registered game's),
-    and their types; built once per set of registered games."""
-    models = list(SHELL_MESSAGES)
-    for game in families().values():
-        models.extend(model for model in game.messages if model not in models)
-    key = tuple(models)
-    built = _adapters.get(key)
-    if built is None:
+    and their types; built again only when the registered games change."""
+    global _built
+    if _built is None or _built[0] != registered():
+        models = list(SHELL_MESSAGES)
+        for game in families().values():
+            models.extend(model for model in game.messages if model not in models)
         union: Any = models[0]
         for model in models[1:]:
             union = union | model
         ordered = ("join", "watch", "ready", "hint", "hosting", "leave", "bots", "ping")
         types = tuple(dict.fromkeys((*ordered[:3], *_types(models[len(SHELL_MESSAGES):]), *ordered[3:])))
-        built = _adapters[key] = (TypeAdapter(Annotated[union, Field(discriminator="type")]), types)
-    return built
+        _built = (registered(), TypeAdapter(Annotated[union, Field(discriminator="type")]), types)
+    return _built[1], _built[2]
 
 
 def _types(models: list[type[BaseModel]]) -> list[str]:
