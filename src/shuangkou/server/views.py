@@ -19,7 +19,7 @@ from typing_extensions import TypedDict  # pydantic needs it for schemas on Pyth
 from ..games.interface import GameFamily, Hand
 
 if TYPE_CHECKING:
-    from .tables import Table
+    from .table_base import TableBase
 
 __all__ = [
     "AccountView",
@@ -112,7 +112,7 @@ class TurnMoves:
         return self._text
 
 
-def table_view(table: Table, you: int | None) -> TableView:
+def table_view(table: TableBase, you: int | None) -> TableView:
     """The table as seat ``you`` (None: a spectator) may see it."""
     return TableViews(table).of(you)
 
@@ -122,7 +122,7 @@ class TableViews:
     see alike is built once (a change is shown to every seat at once), each seat's own
     part (its hand, tracker and escape cost) for it."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: TableBase) -> None:
         current = table.current
         playing = table.playing
         game = current.game if current is not None else None
