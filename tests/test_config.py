@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from shuangkou.cards import HAND_SIZE
+from shuangkou.games import check_config_main
 from shuangkou.games.shuangkou.config import (
     EDITIONS,
     FIELD_TABLE,
@@ -20,12 +21,11 @@ from shuangkou.games.shuangkou.config import (
     ConfigError,
     Edition,
     RoomConfig,
-    check_config_main,
     config_from_dict,
     load_config,
-    parse_override,
 )
 from shuangkou.games.shuangkou.rules import Rules
+from shuangkou.roomfiles import parse_override
 
 POINTS_LEVELS = [
     (0, 0, 5), (1, 50, 5), (2, 100, 10), (3, 200, 20), (4, 500, 40), (5, 1000, 60),

@@ -5,6 +5,7 @@ the referee and the simulator, which know no game."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from server_fixtures import (
     start_server_fixture,  # noqa: F401
 )
 
-from shuangkou.games import families, family, game_of, load_room, register, unregister
+from shuangkou.games import check_config_main, families, family, game_of, load_room, register, unregister
 from shuangkou.games.interface import GameFamily, Waiting
 from shuangkou.referee import ScenarioError, referee
 from shuangkou.roomfiles import ConfigError
@@ -194,3 +195,17 @@ def test_a_game_the_server_has_never_heard_of_plays_at_its_tables(
         hidden = [t["game"] for t in states if t["game_id"] == first["game_id"] and not t["game"]["finished"]]
         assert hidden and all(seen["cards"] is None and seen["stakes"] is None for seen in hidden)
         assert all(seen["card"] == (None if seat is None else game["cards"][seat]) for seen in hidden)
+
+
+def test_check_config_validates_a_room_of_any_registered_game(
+    highcard_room: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``shuangkou check-config`` finds the room's game by its file and prints the room as
+    that game resolves it; a bad key is named with the file."""
+    assert check_config_main(str(highcard_room), {"match_points": 20}) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["game"] == "highcard" and printed["match_points"] == 20
+    bad = tmp_path / "bad.toml"
+    bad.write_text('game = "highcard"\nmatch_points = 0\n')
+    assert check_config_main(str(bad)) == 2
+    assert capsys.readouterr().err.startswith(f"{bad}: match_points")

@@ -25,13 +25,13 @@ from typing import TYPE_CHECKING, NoReturn, TypeAlias
 from tqdm import tqdm
 
 from .cards import DECK, HAND_SIZE, Card, CardParseError, format_cards, parse_cards
-from .games import load_room
+from .games import check_config_main, load_room
 from .games.shuangkou.combos import KIND_NAMES, Combo, InvalidCombination, beats, bomb_key, classify
-from .games.shuangkou.config import ConfigError, check_config_main, parse_override
 from .games.shuangkou.expert import DEFAULT_ROLLOUTS, Budget
 from .games.shuangkou.moves import hosting_move, legal_moves
 from .games.shuangkou.rules import Rules, RulesError
 from .referee import ScenarioError, referee
+from .roomfiles import ConfigError, parse_override
 from .simulate import simulate
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, NamedTuple
 
-__all__ = ["ConfigError", "Problem", "parse_toml", "read_room_file"]
+__all__ = ["ConfigError", "Problem", "parse_override", "parse_toml", "read_room_file"]
 
 
 class Problem(NamedTuple):
@@ -77,3 +77,23 @@ def read_room_file(path: str | os.PathLike[str], names: str) -> dict[str, Any]:
         expected = f"a readable UTF-8 TOML file or a shipped name ({names})"
         raise ConfigError([Problem(source, "", expected, f"an unreadable file: {reason}")]) from None
     return parse_toml(text, source)
+
+
+def parse_override(text: str) -> tuple[str, object]:
+    """``"key=value"`` (as given on a command line) -> (key, value); the value is read
+    as a TOML value (``true``, ``12``, ``0.5``, ``"x"``, ``[1, 2]``) or else taken as a
+    plain string.
+
+    >>> parse_override("four_joker_bomb=largest")
+    ('four_joker_bomb', 'largest')
+    >>> parse_override("escape.escape_share=0.5")
+    ('escape.escape_share', 0.5)
+    """
+    key, separator, value = text.partition("=")
+    if not separator or not key.strip():
+        raise ConfigError([Problem("overrides", text, "key=value", repr(text))])
+    try:
+        parsed: object = tomllib.loads(f"value = {value.strip()}")["value"]
+    except tomllib.TOMLDecodeError:
+        parsed = value.strip()
+    return key.strip(), parsed

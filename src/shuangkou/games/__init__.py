@@ -18,14 +18,15 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Mapping
 
 from ..roomfiles import ConfigError, Problem, read_room_file
 from .interface import GameFamily, Room
 
 __all__ = [
-    "DEFAULT_GAME", "families", "family", "game_of", "load_room", "register", "registered", "room_from_json",
-    "unregister",
+    "DEFAULT_GAME", "check_config_main", "families", "family", "game_of", "load_room", "register", "registered",
+    "room_from_json", "unregister",
 ]
 
 DEFAULT_GAME = "shuangkou"
@@ -105,6 +106,18 @@ def room_from_json(text: str, source: str) -> tuple[GameFamily, Room]:
         raise ConfigError([Problem(source, "game", f"one of {', '.join(sorted(_FAMILIES))}", repr(name))])
     game = _FAMILIES[name]
     return game, game.room_from_json(text, source)
+
+
+def check_config_main(target: str, overrides: Mapping[str, object] | None = None) -> int:
+    """``shuangkou check-config TARGET``: print the resolved room (of any registered game)
+    as JSON and return 0, or print the problems to stderr and return 2."""
+    try:
+        _, room = load_room(target, overrides)
+    except ConfigError as error:
+        print(error, file=sys.stderr)
+        return 2
+    print(room.to_json())
+    return 0
 
 
 def _register_shipped() -> None:

@@ -45,8 +45,6 @@ import difflib
 import functools
 import json
 import os
-import sys
-import tomllib
 from bisect import bisect_right
 from collections.abc import Mapping
 from importlib import resources
@@ -87,10 +85,8 @@ __all__ = [
     "Seats",
     "TeamResult",
     "UnconnectedRow",
-    "check_config_main",
     "config_from_dict",
     "load_config",
-    "parse_override",
 ]
 
 FirstPlayer = Literal["flip", "winner"]
@@ -935,39 +931,3 @@ def load_config(
         return _resolve(_read_shipped(path_or_name), source, overrides)
     source = os.fspath(path_or_name)
     return _resolve(read_room_file(source, ", ".join(SHIPPED_NAMES)), source, overrides)
-
-
-def parse_override(text: str) -> tuple[str, object]:
-    """``"key=value"`` (as given on a command line) -> (key, value); the value is read
-    as a TOML value (``true``, ``12``, ``0.5``, ``"x"``, ``[1, 2]``) or else taken as a
-    plain string.
-
-    >>> parse_override("four_joker_bomb=largest")
-    ('four_joker_bomb', 'largest')
-    >>> parse_override("escape.escape_share=0.5")
-    ('escape.escape_share', 0.5)
-    """
-    key, separator, value = text.partition("=")
-    if not separator or not key.strip():
-        raise ConfigError([Problem("overrides", text, "key=value", repr(text))])
-    try:
-        parsed: object = tomllib.loads(f"value = {value.strip()}")["value"]
-    except tomllib.TOMLDecodeError:
-        parsed = value.strip()
-    return key.strip(), parsed
-
-
-def check_config_main(target: str, overrides: Mapping[str, object] | None = None) -> int:
-    """``shuangkou check-config TARGET``: print the resolved configuration as JSON and
-    return 0, or print the problems to stderr and return 2."""
-    try:
-        config = load_config(target, overrides)
-    except ConfigError as error:
-        print(error, file=sys.stderr)
-        return 2
-    print(config.to_json())
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(check_config_main(sys.argv[1] if len(sys.argv) > 1 else "points"))
