@@ -3,7 +3,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { describeCombo, describeMove, heldText, jokerMarks, rankText, parseCard, parseCards, sortCards } from "../../src/shuangkou/web/cards.js";
+import { heldText, rankText, parseCard, parseCards, sortCards } from "../../src/shuangkou/web/deck.js";
+import { describeCombo, describeMove, jokerMarks } from "../../src/shuangkou/web/games/shuangkou/combos.js";
 import { combo } from "./fixtures.mjs";
 
 test("card strings parse to rank, suit and colour", () => {
