@@ -350,3 +350,51 @@ def test_the_test_servers_games_outlast_the_scenarios(room: str) -> None:
         game = play_game(config, [HintBot()] * config.seats, seed)
         actions = len(game.actions)
         assert actions >= DEAL_MIN_ACTIONS, f"seed {seed}: the game ended after {actions} actions"
+
+
+def test_a_match_between_hands_survives_a_kill_and_the_winner_leads_on(
+    server: ServerProcess, database_url: str, tmp_path: Path
+) -> None:
+    """R2.1 with ``first_player = "winner"``: what a paid hand hands to the next (its winner
+    leads) is stored with the payment, so after a kill -9 between hands the players of the
+    last hand sit at its table again, not ready and disconnected until they come back; the
+    next game is led by the last game's winner. A table whose players all leave forgets
+    its match."""
+    (tmp_path / "rooms" / "winner.toml").write_text(ROOM + '[play]\nfirst_player = "winner"\n')
+
+    async def scenario() -> None:
+        server.start()
+        pair = await seat_group(server, "winner", ("Ann", "Bob"))
+        final = await finish_by_hosting(pair)
+        winner, table_id = final["game"]["winner"], final["id"]
+        assert winner in (0, 1)
+        server.kill()
+        await close_all(*pair)
+
+        server.start()
+        assert server.get("/healthz")["tables"] == 1
+        a = await reconnect(server, pair[0])
+        view = await a.until(lambda table: table["id"] == table_id)
+        assert view["phase"] != "playing" and view["game_id"] is None
+        assert [seat["account"] for seat in view["seats"]] == [client.account["id"] for client in pair]
+        assert [seat["ready"] for seat in view["seats"]] == [False, False]
+        assert view["seats"][1]["connected"] is False
+        b = await reconnect(server, pair[1])
+        await b.until(lambda table: table["id"] == table_id)
+        for client in (a, b):
+            await client.ready()
+        playing = await a.until(lambda table: table["phase"] == "playing")
+        assert playing["game"]["leader"] == winner and playing["game"]["to_act"] == winner
+        for client in (a, b):
+            await client.leave()
+        await close_all(a, b)
+        for _ in range(100):  # both left: the game is settled, the table closes, its match is forgotten
+            with Store(database_url) as store:
+                if server.get("/healthz")["tables"] == 0 and not store.open_matches():
+                    break
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError("the table's match outlived the table")
+        server.kill()
+
+    run(scenario())

@@ -92,7 +92,7 @@ def _snapshot(store: Store) -> tuple[Any, ...]:
 def test_migrates_from_empty_to_the_declared_schema(store: Store) -> None:
     with store._engine.connect() as conn:
         context = MigrationContext.configure(conn, opts={"compare_type": True})
-        assert context.get_current_revision() == "v0002"
+        assert context.get_current_revision() == "v0003"  # the newest revision (matches)
         assert compare_metadata(context, metadata) == []
 
 
@@ -840,3 +840,30 @@ def test_a_connection_postgresql_dropped_is_replaced(pg_database: URL, monkeypat
             assert [action.seq for action in store.running_games()[0].actions] == [0, 1]
     finally:
         admin.dispose()
+
+
+def test_a_table_s_match_is_its_last_paid_hand_until_the_table_closes(store: Store) -> None:
+    """The hand paid with ``match_table`` becomes that table's match (in the paying
+    transaction, so a match is never ahead of or behind its payments); a later hand there
+    replaces it, a hand that fails to pay changes nothing, and closing the table forgets it."""
+    ann = store.create_guest("Ann", {"points": 100})
+    bob = store.create_guest("Bob", {"points": 100})
+
+    def even(balances: list[int]) -> tuple[None, Payout]:
+        return None, Payout((0, 0), 0, "{}")
+
+    def fails(balances: list[int]) -> tuple[None, Payout]:
+        raise ValueError("no settlement")
+
+    for game in ("g1", "g2", "g3"):
+        store.save_game(game, "points", CONFIG, table_id="T1")
+    assert store.open_matches() == []
+    store.settle_game("g1", "points", [ann.id, bob.id], even, False, "game g1", '{"carried": 1}', match_table="T1")
+    assert [(game.game_id, game.record_json) for game in store.open_matches()] == [("g1", '{"carried": 1}')]
+    with pytest.raises(ValueError, match="no settlement"):
+        store.settle_game("g3", "points", [ann.id, bob.id], fails, False, "game g3", "{}", match_table="T1")
+    assert [game.game_id for game in store.open_matches()] == ["g1"]
+    store.settle_game("g2", "points", [ann.id, bob.id], even, False, "game g2", "{}", match_table="T1")
+    assert [game.game_id for game in store.open_matches()] == ["g2"]
+    assert store.end_match("T1") and not store.end_match("T1")
+    assert store.open_matches() == []

@@ -33,6 +33,7 @@ __all__ = [
     "Rejoin",
     "Request",
     "Restore",
+    "Resume",
     "SendOn",
     "SettleAgain",
     "Sit",
@@ -93,6 +94,14 @@ class Restore(Request[None]):
     game_id: str
     record: TableRecord
     game: Hand
+
+
+@dataclass(frozen=True, slots=True)
+class Resume(Request[bool]):
+    """Go on with a table's match between hands after a restart: the players of its last
+    hand (``record``, finished) seated again, not ready; answers whether anyone sits."""
+
+    record: TableRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +187,7 @@ class Stop:
     """Stop the table (server shutdown)."""
 
 
-Asked = Sit | Reconnect | Rejoin | Restore
+Asked = Sit | Reconnect | Rejoin | Restore | Resume
 """The requests that want an answer."""
 Told = (
     Watch | Unwatch | Disconnect | Received | TimerFired | ReadyExpired | FillWaitOver | Decided | SendOn | SettleAgain

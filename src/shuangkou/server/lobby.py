@@ -19,10 +19,10 @@ from ..store import Account, Fence, FencedError, Store, StoredGame
 from .bots import ExpertPool, default_expert_workers
 from .cluster import WAITING_LISTED, Cluster, Redirect
 from .connection import Connection
-from .inbox import Rejoin, Restore, SendOn, Sit
+from .inbox import Rejoin, Restore, Resume, SendOn, Sit
 from .journal import ActionJournal
 from .metrics import METRICS
-from .record import restore_game
+from .record import TableRecord, restore_game
 from .room import LobbyError, Room
 from .tables import Services, Table
 from .views import RoomSummary
@@ -339,12 +339,27 @@ class Lobby:
 
     def _on_empty(self, table: Table) -> None:
         self._forget(table)
+        if table.match is not None:  # the match ends with its table
+            self._in_background(partial(self.store.end_match, table.id))
         if self.cluster is not None:
             self.cluster.table_closed(table.id)
             if table.fence is not None:
                 task = asyncio.get_running_loop().create_task(self._release(table.fence))
                 self._background.add(task)
                 task.add_done_callback(self._background.discard)
+
+    def _in_background(self, work: Callable[[], Any]) -> None:
+        """Run ``work`` on the database executor, waited for by nobody (but shutdown)."""
+
+        async def run() -> None:
+            try:
+                await self.run_db(work)
+            except Exception:
+                log.exception("background database work failed")
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _release(self, fence: Fence) -> None:
         """Forget the claim on a closed table."""
@@ -377,7 +392,33 @@ class Lobby:
                 restored += 1
             else:
                 voided += 1
+        for stored in await self.run_db(self.store.open_matches):
+            await self._resume(stored)
         return restored, voided
+
+    async def _resume(self, stored: StoredGame) -> None:
+        """Seat the players of a table's match again between hands (after a restart), at the
+        table of its last hand; the match is forgotten when its room is gone or closed, its
+        table plays a restored game already, or none of its players can sit there."""
+        record: TableRecord | None = None
+        table_id = stored.table_id
+        try:
+            record, _ = restore_game(stored)
+            table_id = record.table or table_id
+            room = self.rooms.get(stored.room)
+            resumable = room is not None and room.open and table_id is not None and table_id not in self.tables
+            if resumable and record.seats and any(
+                seat is not None and not seat.bot and seat.account not in self.seated for seat in record.seats
+            ):
+                assert room is not None and table_id is not None
+                table = await self._new_table(room, table_id)
+                if await table.ask(Resume(record)):
+                    log.info("match resumed", extra={"table": table.id, "game": stored.game_id})
+                    return
+        except Exception as problem:  # a match that cannot go on is forgotten: the next hand starts a new one
+            log.warning("match not resumed", extra={"game": stored.game_id, "reason": str(problem)})
+        if table_id is not None:
+            await self.run_db(partial(self.store.end_match, table_id))
 
     async def adopt(self, game_id: str, table_id: str | None) -> bool:
         """A node of a cluster takes over the unfinished game ``game_id`` of a node that

@@ -44,6 +44,7 @@ class TableRecord:
     seats: tuple[SeatRecord | None, ...]  # one per seat of the room
     private: bool
     game: HandRecord
+    carried: Mapping[str, Any] | None = None  # a paid hand: what it hands to the next at the table (the match)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form, as stored with the game: the game record's keys beside the table's."""
@@ -55,7 +56,10 @@ class TableRecord:
 
     def _form(self, game: dict[str, object]) -> dict[str, Any]:
         seats = [None if seat is None else [seat.account, seat.name, seat.bot] for seat in self.seats]
-        return {"table": self.table, "seats": seats, "private": self.private, **game}
+        form = {"table": self.table, "seats": seats, "private": self.private, **game}
+        if self.carried is not None:
+            form["carried"] = dict(self.carried)
+        return form
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], config: Room | None = None) -> TableRecord:
@@ -66,7 +70,11 @@ class TableRecord:
         seats = data.get("seats")
         if not isinstance(seats, list) or len(seats) != game.config.seats:
             raise Refusal("bad_record", f"the record does not name all {game.config.seats} seats")
-        return cls(str(data.get("table", "")), tuple(_seat(seat) for seat in seats), data.get("private") is True, game)
+        carried = data.get("carried")
+        if carried is not None and not isinstance(carried, dict):
+            raise Refusal("bad_record", f"'carried' must be an object or null, not {carried!r}")
+        seated = tuple(_seat(seat) for seat in seats)
+        return cls(str(data.get("table", "")), seated, data.get("private") is True, game, carried)
 
 
 def _family_of(data: Mapping[str, Any], config: Room | None) -> GameFamily:

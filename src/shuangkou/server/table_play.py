@@ -70,10 +70,10 @@ class TablePlay(TableSending):
         self._log("game started")
         self._changed([event.view() for event in game.events])
 
-    def _record(self, game: Hand) -> TableRecord:
+    def _record(self, game: Hand, carried: Mapping[str, Any] | None = None) -> TableRecord:
         seats = tuple(None if s is None else SeatRecord(s.account.id, s.account.name, s.bot is not None)
                       for s in self.seats)
-        return TableRecord(self.id, seats, self.private, game.to_record())
+        return TableRecord(self.id, seats, self.private, game.to_record(), carried)
 
     async def _apply(self, action: Any, connection: Connection | None = None) -> bool:
         current = self.current
@@ -127,7 +127,8 @@ class TablePlay(TableSending):
         store = self.services.store
         accounts = [seat.account.id if seat else 0 for seat in self.seats]
         seats = range(len(self.seats))
-        record = self._record(game).to_json()
+        carried = game.carried()
+        record = self._record(game, carried).to_json()  # the match goes on from it (after a restart too)
         fence = self.fence
 
         def settle(balances: list[int]) -> tuple[Settled, Payout]:
@@ -136,7 +137,8 @@ class TablePlay(TableSending):
 
         def pay() -> tuple[Settled, dict[int, int]]:
             return store.settle_game(
-                game_id, config.edition, accounts, settle, config.allow_negative, f"game {game_id}", record, fence
+                game_id, config.edition, accounts, settle, config.allow_negative, f"game {game_id}", record, fence,
+                match_table=self.id if carried else None,
             )
 
         try:
@@ -159,7 +161,7 @@ class TablePlay(TableSending):
         METRICS.settlements.inc()
         charge = game.escape_charged(settlement)  # R10.2, C6.2
         self.current = replace(current, settlement=settlement.to_dict(), escape_charge=charge)
-        self.match = Match(game.carried(), tuple(self._account_at(index) for index in seats))
+        self.match = Match(carried, tuple(self._account_at(index) for index in seats)) if carried else None
         self._log("game settled", result=game.result, deltas=list(settlement.deltas), house=settlement.house)
         for index in seats:
             seat = self.seats[index]
@@ -203,6 +205,33 @@ class TablePlay(TableSending):
         if game.finished:
             await self._settle()
         self._changed([])
+
+    async def _resume(self, record: TableRecord) -> bool:
+        """Go on with the match of the paid hand ``record`` after a restart: its players
+        seated again where they sat — persons not ready, as if disconnected (freed by the
+        ready timer unless they come back, R11.4), bots at the room's level — and the match
+        it carries on (:class:`Match`). Whether anyone sits (a table of bots alone closes)."""
+        for index, seated in enumerate(record.seats):
+            account = None
+            if seated is not None:
+                store = self.services.store
+                account = await self.services.run_db(partial(store.get_account, seated.account))
+            if seated is None or account is None:
+                continue
+            bot = self.room.family.table_bot(self.room.config) if seated.bot else None
+            self._seat(index, Seat(account, self._ready_clock(index), bot, ready=bot is not None))
+            await self._refresh_balance(index)
+            self._arm_ready(index)
+        if all(seat is None or seat.bot is not None for seat in self.seats):
+            for index in range(len(self.seats)):
+                self._free(index)
+            return False
+        self.private = record.private
+        accounts = tuple(seat.account if seat is not None else None for seat in record.seats)
+        self.match = Match(record.carried or {}, accounts)
+        self._log("match resumed", seats=[seat is not None for seat in self.seats])
+        self._changed([])
+        return True
 
     async def _turn_timer(self, turn: Turn) -> None:
         current = self.current

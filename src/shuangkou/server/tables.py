@@ -33,6 +33,7 @@ from .inbox import (
     Rejoin,
     Request,
     Restore,
+    Resume,
     SendOn,
     SettleAgain,
     Sit,
@@ -148,6 +149,8 @@ class Table(TablePlay):
             case Restore(game_id=game_id, record=record, game=game):
                 await self._restore(game_id, record, game)
                 answer(item, None)
+            case Resume(record=record):
+                answer(item, await self._resume(record))
             case SendOn(players=players, redirect=redirect):
                 self._send_on(players, redirect)
             case Watch(connection=connection):

@@ -77,6 +77,7 @@ from .fences import Fence, RunningGame
 from .journal import GAME_STATUSES, GameAction, Journal, StoredGame, _finished, _games
 from .ledger import LedgerEntry, _ledger_entry
 from .schema import ID_MAX_LENGTH, games_table, ledger_table, metadata
+from .matches import Matches
 from .settlements import Payout, Settlements
 
 __all__ = [
@@ -115,7 +116,7 @@ _MIGRATION_LOCK: Final = threading.Lock()
 Settled = TypeVar("Settled")
 
 
-class Store(Settlements, Audit, Journal):
+class Store(Settlements, Audit, Matches):
     """A database holding accounts, the ledger and games; safe to share between threads.
 
     ``url`` is a SQLAlchemy URL (see :class:`~shuangkou.store.database.Database`). Opening
@@ -141,6 +142,7 @@ class Store(Settlements, Audit, Journal):
         reason: str,
         record_json: str,
         fence: Fence | None = None,
+        match_table: str | None = None,
     ) -> tuple[Settled, dict[int, int]]:
         """Settle a game, pay it and mark it finished, in one transaction under one fence
         check: ``settle(balances)`` computes the settlement from the balances of the seats'
@@ -151,8 +153,10 @@ class Store(Settlements, Audit, Journal):
 
         Returns what ``settle`` returned beside the payout, and the accounts' balances after
         the payment. A game paid before (a retry, a restart) is settled on the balances its
-        ledger rows were paid from and not paid again, and still finished. On any error
-        (``settle``'s included) nothing changes.
+        ledger rows were paid from and not paid again, and still finished. With
+        ``match_table`` the game becomes the last hand of that table's match
+        (:class:`~shuangkou.store.matches.Matches`). On any error (``settle``'s included)
+        nothing changes.
         """
         game_id = check_text(game_id, "game_id", ID_MAX_LENGTH)
         edition = check_edition(edition)
@@ -182,6 +186,8 @@ class Store(Settlements, Audit, Journal):
                             self._payment(game_id, edition, deltas, payout.house, allow_negative, reason, seats),
                         )
                     self._end_game_on(cursor, game_id, "finished", _finished(record_json, payout.breakdown_json))
+                    if match_table is not None:
+                        self._keep_match_on(cursor, match_table, game_id)
                     return settled, self._balances(cursor, seated, edition)
             except IntegrityError:
                 # A concurrent call paid the game first and has committed: the next attempt

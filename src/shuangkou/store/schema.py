@@ -35,6 +35,7 @@ __all__ = [
     "game_actions_table",
     "games_table",
     "ledger_table",
+    "matches_table",
     "metadata",
     "secrets_table",
     "settlements_table",
@@ -180,6 +181,18 @@ table_fences_table = Table(
     Index(None, "node"),
 )
 """Which node of a cluster owns each table, and its fencing token (docs/deployment.md)."""
+
+matches_table = Table(
+    "matches",
+    metadata,
+    Column("table_id", String(ID_MAX_LENGTH), nullable=False),
+    Column("game_id", String(ID_MAX_LENGTH), nullable=False),  # its last hand, whose record carries it on
+    _timestamp("updated_at"),
+    PrimaryKeyConstraint("table_id"),
+    ForeignKeyConstraint(["game_id"], ["games.game_id"]),
+)
+"""The match each table plays (v0003): the last hand paid there, whose finished record holds
+what it hands to the next (``carried``) and who sat where; gone when the table closes."""
 
 secrets_table = Table(
     "secrets",

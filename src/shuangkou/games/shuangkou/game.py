@@ -804,10 +804,12 @@ class Game:
             return None
         return EscapeCost.settled(self.escaped, settled).view()
 
-    def carried(self) -> dict[str, int | None]:
+    def carried(self) -> dict[str, int]:
         """What the table's next game takes from this one: its leader when the room says
-        ``first_player = "winner"`` (:attr:`leads_next`, R2.1, C1.3)."""
-        return {"leader": self.leads_next}
+        ``first_player = "winner"`` (:attr:`leads_next`, R2.1, C1.3); nothing otherwise
+        (the flip card chooses every game's leader)."""
+        leader = self.leads_next
+        return {"leader": leader} if self.settings.first_player == "winner" and leader is not None else {}
 
     # -- checking and applying actions ------------------------------------------
 
