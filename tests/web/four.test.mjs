@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import * as S from "../../src/shuangkou/web/state.js";
+import * as S from "../../src/shuangkou/web/games/shuangkou/state.js";
 import { pair, settlement4, single, state4Message, stateMessage, table4 } from "./fixtures.mjs";
 
 const seated4 = (options = {}, events = []) => S.receiveState(S.initialState(), state4Message(options, events));

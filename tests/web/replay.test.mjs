@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import * as R from "../../src/shuangkou/web/replay.js";
-import * as S from "../../src/shuangkou/web/state.js";
+import * as S from "../../src/shuangkou/web/games/shuangkou/state.js";
 import { combo, settlement, settlement4, stateMessage, table } from "./fixtures.mjs";
 
 const play = (seat, cards, kind = "single", extra = {}) => ({

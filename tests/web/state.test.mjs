@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import * as S from "../../src/shuangkou/web/state.js";
+import * as S from "../../src/shuangkou/web/games/shuangkou/state.js";
 import { bomb, move, pair, settlement, single, stateMessage, table } from "./fixtures.mjs";
 
 const seated = ({ moves = null, ...options } = {}, events = []) => {

@@ -1,46 +1,86 @@
-// The browser client's glue: it owns the one state (state.js), feeds it what the server
-// sends and what the player does, and asks the renderers (render/*.js) to draw it. All
-// state comes from the server (`state` messages carry the whole table, with the legal
-// moves when it is our turn); what is legal comes from those moves and the server's errors.
+// The browser client's shell: it owns the one state (state.js), feeds it what the server
+// sends and what the player does, and asks the renderers to draw it. The shell is the same
+// for every game: the name screen and the lobby, the connection, the table's seats, names,
+// balances and timers, hosting, Ready, leaving, the notices, the result's frame, the sounds,
+// the languages. What is a game's own (its hand, its buttons and keys, what its events say,
+// its result's breakdown) is the renderer of that game (games/NAME/), loaded by the name the
+// table gives (`family`) through the registry (games/index.js). All state comes from the
+// server (`state` messages carry the whole table); what is legal comes from the server.
 
 import { t, setLang, applyStatic } from "./i18n.js";
-import { cardLabel, describeCombo, parseCard, phaseText } from "./cards.js";
-import { $, announce, h, redrawToasts, toast } from "./dom.js";
+import { $, announce, redrawToasts, toast } from "./dom.js";
 import { api, Link } from "./net.js";
 import * as S from "./state.js";
-import { money, seatName } from "./render/common.js";
-import { focusHand, handNodes, handRows, layoutHand, renderHand, renderSelection, shakeSelection } from "./render/hand.js";
+import { familyOf, loadGame, loadedGame } from "./games/index.js";
+import { refusalText, seatName } from "./render/common.js";
+import { escapeBody } from "./render/leave.js";
 import { renderLobby, renderLogin, renderLoginError } from "./render/lobby.js";
 import { confirmDialog, openHelp, renderConnection, renderSound, renderTopbar, renderView } from "./render/page.js";
-import {
-  messageText, renderActions, renderHistory, renderMessage, renderSortLabel, renderTable, renderTimers, showBanner,
-  updateHistoryMore,
-} from "./render/table.js";
+import { renderTable, renderTimers } from "./render/table.js";
 import { Sound } from "./sound.js";
 import { pageOpen, renderPage, replayLink, startPages } from "./pages.js";
-import { renderTracker } from "./render/tracker.js";
 
 const TOKEN_KEY = "shuangkou.token";
-const SORT_KEY = "shuangkou.sort";
 const HOSTING_KEY = "shuangkou.hosting.";
-const TRACKER_KEY = "shuangkou.tracker";
-const RANK_KEYS = {
-  3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 0: "10", t: "10",
-  j: "J", q: "Q", k: "K", a: "A", 2: "2", x: "SJ", d: "BJ",
-};
 
 let state = S.initialState({
   token: localStorage.getItem(TOKEN_KEY),
   invite: new URLSearchParams(location.search).get("table"),
-  sort: localStorage.getItem(SORT_KEY),
 });
-state = S.showTracker(state, localStorage.getItem(TRACKER_KEY) === "1");
 let link = null;
-let drag = null; // a selection by dragging across the hand: {on, pointer, last, row}
 const sound = new Sound(localStorage);
 let ticked = null; // the last "time running out" tick: {deadline, seconds}
 
 const actions = { join, leave, ready, copyInvite, fillBots, acceptBots, copyGameId, dismissReport, replay: replayLink };
+
+// ---------------------------------------------------------------------------
+// The game's renderer
+
+let game = null; // the renderer of the table's game (in the lobby, of the last table's)
+let holding = null; // server messages held, in order, while the renderer of a table's game loads
+const started = new Set(); // the games whose renderer has its keys in the state and its controls wired
+
+/** What a renderer sees of the shell (its `start`). */
+const shell = {
+  state: () => state,
+  update: (next) => {
+    state = next;
+  },
+  send,
+  receive,
+  sound,
+};
+
+/** The table's game is `renderer`'s: the first time, its keys join the state and it wires its controls. */
+function useGame(renderer) {
+  if (!started.has(renderer.name)) {
+    started.add(renderer.name);
+    state = { ...state, ...renderer.initialState(localStorage) };
+    renderer.start(shell);
+  }
+  game = renderer;
+}
+
+/** The game the lobby's rooms are of (its rules are the lobby's "How to play"). */
+const lobbyFamily = () => familyOf(state.rooms[0]);
+
+/** The renderers of the rooms' games, loaded ahead: the lobby shows their rules, and a table
+ * opens without waiting for its renderer. */
+function preloadGames() {
+  for (const name of new Set(state.rooms.map(familyOf))) {
+    if (loadedGame(name)) continue;
+    loadGame(name).then(() => {
+      if (state.view === "lobby") drawLobby();
+    }, (problem) => console.warn(problem.message));
+  }
+}
+
+/** A server message through the shell's reducer, then the game's (its renderer's `reduce`). */
+function reduce(message, shellReducer = null) {
+  const before = state;
+  const after = shellReducer ? shellReducer(before, message) : before;
+  state = game ? game.reduce(before, after, message) : after;
+}
 
 // ---------------------------------------------------------------------------
 // Drawing
@@ -49,18 +89,18 @@ function render() {
   renderView(state);
   renderTopbar(state, actions);
   renderSound(sound);
-  renderSortLabel(state);
-  if (state.view === "lobby") renderLobby(state, actions);
-  if (state.view === "table") renderTable(state, actions, Date.now());
+  if (state.view === "lobby") drawLobby();
+  if (state.view === "table") drawTable();
   if (state.view === "login") renderLogin(state);
   renderConnection(state, Date.now());
 }
 
-/** The selection changed: marks on the cards, the message and the buttons. */
-function selectionChanged() {
-  renderSelection(state);
-  renderMessage(state);
-  renderActions(state);
+function drawLobby() {
+  renderLobby(state, actions, loadedGame(lobbyFamily()));
+}
+
+function drawTable() {
+  if (game) renderTable(state, actions, Date.now(), game);
 }
 
 function showLogin() {
@@ -74,9 +114,25 @@ async function enterLobby() {
   state = S.showLobby(state);
   renderView(state);
   renderTopbar(state, actions);
-  renderLobby(state, actions);
+  drawLobby();
   await refreshAccount(); // an escape is settled before the server answers `left`
   state = S.leavingDone(state);
+}
+
+/** The help, with the words of the table's game (or of the lobby's rooms). */
+function help() {
+  const name = state.table ? familyOf(state.table) : lobbyFamily();
+  const renderer = loadedGame(name);
+  if (renderer) {
+    openHelp(renderer.help());
+    return;
+  }
+  loadGame(name).then((loaded) => loaded.help(), (problem) => {
+    console.warn(problem.message);
+    return [];
+  }).then((body) => {
+    if (!$("#dlg-help").open) openHelp(body);
+  });
 }
 
 // ---------------------------------------------------------------------------
@@ -109,26 +165,55 @@ function onLinkStatus(status, delay) {
   renderConnection(state, Date.now());
 }
 
+/** A server message. The `state` of a table whose game's renderer is not loaded yet waits for
+ * it, and every message after it too, so that they are handled in the order they came. */
 function receive(message) {
+  if (holding) {
+    holding.push(message);
+    return;
+  }
+  if (message.type === "state") {
+    const name = familyOf(message.table);
+    if (game?.name !== name) {
+      const renderer = loadedGame(name);
+      if (!renderer) {
+        hold(name, message);
+        return;
+      }
+      useGame(renderer);
+    }
+  }
+  handle(message);
+}
+
+/** Hold the messages from `message` on while the renderer of `name` loads; a game this page
+ * cannot show is said, and its tables' states are dropped. */
+function hold(name, message) {
+  holding = [message];
+  loadGame(name).then(useGame).catch((problem) => {
+    toast(problem.message, "error", 8000);
+    holding = holding.filter((held) => !(held.type === "state" && familyOf(held.table) === name));
+  }).then(() => {
+    const held = holding;
+    holding = null;
+    held.forEach(receive);
+  });
+}
+
+function handle(message) {
+  const before = state;
   switch (message.type) {
     case "welcome":
-      state = S.receiveWelcome(state, message);
+      reduce(message, S.receiveWelcome);
+      preloadGames();
       link.send({ type: "ping" }); // answered after the table's state when we are seated
       break;
     case "pong":
-      onPong();
+      onPong(message);
       break;
     case "state":
       onState(message);
-      if (message.moves) receive({ type: "hint", seq: message.table.seq, moves: message.moves }); // our turn's moves
       break;
-    case "hint": {
-      const wanted = state.hintWanted;
-      state = S.receiveHint(state, message);
-      if (wanted && !state.hintWanted) hintShown();
-      renderActions(state);
-      break;
-    }
     case "notice":
       onNotice(message);
       break;
@@ -136,26 +221,28 @@ function receive(message) {
       onError(message);
       break;
     case "left":
-      state = S.receiveLeft(state, message);
+      reduce(message, S.receiveLeft);
       enterLobby();
       if (message.hosted) toast(() => t("left.hosted"), "warn", 6000); // an escaper's hosted seat plays on (R10.1)
       break;
     case "closed":
-      onClosed(message.reason);
+      onClosed(message);
       break;
     case "redirect":
-      state = S.receiveRedirect(state, message);
+      reduce(message, S.receiveRedirect);
       link.restart(); // drops this socket ("waiting" forgets any earlier node), reconnects on the next tick
       redirectedTo = message.url;
       break;
-    default:
+    default: // a game's own message (Shuangkou's `hint`)
+      reduce(message);
       break;
   }
+  game?.after(message, before);
 }
 
-function onPong() {
+function onPong(message) {
   const notSeated = S.isNotSeatedPong(state);
-  state = S.receivePong(state);
+  reduce(message, S.receivePong);
   if (!notSeated) return;
   const join = S.pendingJoin(state);
   if (join) send(join);
@@ -171,8 +258,9 @@ function clearInviteUrl() {
   }
 }
 
-function onClosed(reason) {
-  state = S.receiveClosed(state, reason);
+function onClosed(message) {
+  const reason = message.reason;
+  reduce(message, (before) => S.receiveClosed(before, reason));
   switch (reason) {
     case "not_ready":
     case "table_closed":
@@ -219,22 +307,23 @@ async function refreshAccount() {
   try {
     const [, rooms] = await Promise.all([loadMe(), api("/api/rooms")]);
     state = S.receiveRooms(state, rooms.rooms);
+    preloadGames();
   } catch (problem) {
     if (problem.status === 401) {
       signOut();
       return;
     }
   }
-  if (state.view === "lobby") renderLobby(state, actions);
+  if (state.view === "lobby") drawLobby();
 }
 
 function join(room, opponent) {
   if (state.joining) return;
   state = S.joinRequested(state, opponent);
-  renderLobby(state, actions);
+  drawLobby();
   if (!send({ type: "join", room, opponent })) {
     state = S.joinFailed(state);
-    renderLobby(state, actions);
+    drawLobby();
   }
 }
 
@@ -265,7 +354,7 @@ async function submitLogin(event) {
 function onState(message) {
   const before = state;
   if (before.invite) clearInviteUrl();
-  state = S.receiveState(state, message);
+  reduce(message, S.receiveState);
   if (state.gameId !== before.gameId) forgetOldHosting(state.gameId);
   const events = message.events || [];
   renderView(state);
@@ -273,7 +362,7 @@ function onState(message) {
   resumeControl();
   sayReady();
   renderTopbar(state, actions);
-  renderTable(state, actions, Date.now());
+  drawTable();
   if (before.invite && message.table.id !== before.invite) toast(() => t("invite.alreadySeated"), "warn", 5000);
   if (S.isMyTurn(state) && !S.isMyTurn(before) && !S.hostingOn(state)) {
     announce(t("msg.yourTurn"));
@@ -282,7 +371,6 @@ function onState(message) {
   if (state.table.phase === "settled" && before.table?.phase === "playing") {
     sound.play(state.table.settlement?.deltas?.[state.table.you] >= 0 ? "win" : "lose");
   }
-  state = S.dealShown(state);
 }
 
 /** Against bots the player asked to play: the page says Ready for them (once). */
@@ -310,40 +398,13 @@ function forgetOldHosting(current) {
   }
 }
 
-/** What an event says to the player: announcements, toasts, sounds, the bomb banner (a
- * play's `combo` view). Toasts and banners are words in the current language, redrawn when
- * it changes. */
+/** What an event says to the player: the shell tells what every game has (a timeout, hosting,
+ * an escape), the game's renderer the rest. Toasts are words in the current language,
+ * redrawn when it changes. */
 function tellEvent(event) {
-  const combo = event.combo;
-  const seat = event.seat;
-  const mine = seat === S.mySeat(state);
-  const name = () => seatName(state, seat);
-  const tell = (words, kind, ms) => {
-    toast(words, kind, ms);
-    announce(words());
-  };
+  const mine = event.seat === S.mySeat(state);
+  const name = () => seatName(state, event.seat);
   switch (event.type) {
-    case "deal": {
-      const game = state.table.game;
-      const flip = game?.flip_card;
-      announce(t("ev.deal", { name: seatName(state, game?.leader), card: flip ? cardLabel(parseCard(flip)) : "" }));
-      break;
-    }
-    case "play": {
-      const bomb = S.isBomb(combo);
-      sound.play(bomb ? "bomb" : "play");
-      if (bomb && S.isPlaying(state)) {
-        showBanner("bomb", () => [t("ev.bombTitle", { phase: phaseText(combo.phase) }),
-          t("ev.played", { name: name(), combo: describeCombo(combo) })]);
-      }
-      const how = event.cause && event.cause !== "player" ? ` (${t(`cause.${event.cause}`)})` : "";
-      announce(`${t("ev.played", { name: name(), combo: describeCombo(combo) })}${how}`);
-      break;
-    }
-    case "pass":
-      sound.play("pass");
-      announce(t(`bubble.${event.cause || "player"}`) + ` — ${name()}`);
-      break;
     case "timeout":
       if (!mine) toast(() => t("ev.oppTimeout", { name: name(), count: event.count }), "info");
       break;
@@ -361,21 +422,8 @@ function tellEvent(event) {
     case "escape":
       if (!mine) toast(() => t("ev.oppEscaped", { name: name() }), "warn", 5000);
       break;
-    case "out": {
-      const place = () => t(`place.${event.place}`);
-      tell(() => (mine ? t("ev.youOut", { place: place() }) : t("ev.out", { name: name(), place: place() })), "info");
-      break;
-    }
-    case "jiefeng": {
-      const words = () => (mine ? t("round.youJiefeng") : t("round.jiefeng", { name: name() }));
-      showBanner("jiefeng", () => [t("ev.jiefengTitle"), words()]);
-      announce(words());
-      break;
-    }
-    case "swap":
-      tell(() => t("deal.swap", { a: name(), b: seatName(state, event.with) }), "warn", 6000);
-      break;
     default:
+      game.tell(event);
       break;
   }
 }
@@ -383,13 +431,12 @@ function tellEvent(event) {
 function onNotice(message) {
   if (message.code === "timed_out") {
     toast(() => t("notice.timedOut", { count: message.count }), "warn", 4500);
-    state = S.receiveNotice(state, message);
-    renderMessage(state);
+    reduce(message, S.receiveNotice); // said under the game by its renderer (`after`)
   } else if (message.code === "settling") {
     toast(() => t("notice.settling"), "warn", 6000);
   } else if (message.code === "bots_offered") {
-    state = S.receiveNotice(state, message);
-    renderTable(state, actions, Date.now());
+    reduce(message, S.receiveNotice);
+    drawTable();
     announce(t("offer.title", { count: message.count }));
   } else {
     toast(message.message, "info");
@@ -398,9 +445,8 @@ function onNotice(message) {
 
 function onError(message) {
   const outcome = S.errorOutcome(state, message);
-  const said = { code: message.code, text: message.message, onTable: S.currentGame(state)?.table?.combo || null };
-  const text = () => messageText(said);
-  state = S.receiveError(state, message);
+  const text = () => refusalText({ code: message.code, text: message.message });
+  reduce(message, S.receiveError);
   switch (outcome) {
     case "login":
       signOut();
@@ -413,107 +459,16 @@ function onError(message) {
     case "rejoin":
       link.restart();
       break;
-    case "play":
-      renderMessage(state);
-      shakeSelection();
-      renderActions(state);
+    case "play": // said under the game by its renderer (`after`)
       break;
     default:
       toast(text, "error", 4500);
-      if (state.view === "lobby") renderLobby(state, actions);
+      if (state.view === "lobby") drawLobby();
   }
-}
-
-// ---------------------------------------------------------------------------
-// The hand
-
-/** Focus moved to another card (by key or by a reducer): the page's focus follows. */
-function refocus(next) {
-  const moved = next.focusKey !== state.focusKey;
-  state = next;
-  if (moved) focusHand(state);
-}
-
-function bindHand() {
-  const hand = $("#hand");
-  hand.addEventListener("pointerdown", (event) => {
-    if (event.button !== 0) return;
-    const node = event.target.closest(".card[data-key]");
-    if (!node) return;
-    event.preventDefault();
-    const key = node.dataset.key;
-    const on = !state.selected.includes(key);
-    drag = { on, pointer: event.pointerId, last: Number(node.dataset.index), row: node.dataset.row };
-    state = S.focusCard(S.setSelected(state, [key], on), key);
-    focusHand(state);
-    try { hand.setPointerCapture(event.pointerId); } catch { /* not capturable */ }
-    selectionChanged();
-  });
-  hand.addEventListener("pointermove", (event) => {
-    if (!drag || event.pointerId !== drag.pointer) return;
-    const target = document.elementFromPoint(event.clientX, event.clientY);
-    const node = target?.closest?.("#hand .card[data-key]");
-    if (!node || node.dataset.row !== drag.row) return;
-    const index = Number(node.dataset.index);
-    if (index === drag.last) return;
-    const nodes = handNodes();
-    const [from, to] = index > drag.last ? [drag.last + 1, index] : [index, drag.last - 1];
-    state = S.setSelected(state, nodes.slice(from, to + 1).map((card) => card.dataset.key), drag.on);
-    drag.last = index;
-    selectionChanged();
-  });
-  const end = (event) => {
-    if (drag && event.pointerId === drag.pointer) drag = null;
-  };
-  hand.addEventListener("pointerup", end);
-  hand.addEventListener("pointercancel", end);
-  hand.addEventListener("focusin", (event) => {
-    const node = event.target.closest(".card[data-key]");
-    if (node) state = S.focusCard(state, node.dataset.key);
-  });
-  new ResizeObserver(() => {
-    if (state.view !== "table") return;
-    const rows = hand.querySelectorAll(".hand-row").length;
-    if (state.hand.length && rows !== handRows(state.hand.length)) renderHand(state);
-    else layoutHand();
-  }).observe(hand);
 }
 
 // ---------------------------------------------------------------------------
 // Actions
-
-function hint() {
-  state = S.hint(state);
-  hintShown();
-}
-
-/** A hint selected cards: with the focus in the hand, it moves to the first of them. */
-function hintShown() {
-  selectionChanged();
-  const first = handNodes().find((node) => state.selected.includes(node.dataset.key));
-  if (first && document.activeElement?.closest?.("#hand")) refocus(S.focusCard(state, first.dataset.key));
-}
-
-/** Send what a reducer decided (a play or a pass), or show what it said instead. */
-function act({ state: next, send: message }) {
-  state = next;
-  if (message) {
-    if (send(message)) {
-      state = S.sent(state);
-      renderActions(state);
-    }
-  } else {
-    renderMessage(state);
-  }
-}
-
-function play() {
-  act(S.play(state));
-}
-
-function pass() {
-  act(S.pass(state));
-}
 
 function toggleHosting() {
   if (!S.isPlaying(state)) return;
@@ -522,33 +477,14 @@ function toggleHosting() {
   send({ type: "hosting", on });
 }
 
-function toggleSort() {
-  state = S.toggleSort(state);
-  localStorage.setItem(SORT_KEY, state.sort);
-  renderSortLabel(state);
-  renderHand(state);
-}
-
 function ready() {
   send({ type: "ready" });
 }
 
 async function leave() {
   if (!state.table) return;
-  const escape = S.escapeDialog(state);
-  if (escape) {
-    const body = [];
-    if (S.isFourSeat(state)) {
-      body.push(t(escape.mode === "host" ? "leave.bodyHost4" : "leave.bodySettle4", { penalty: money(escape.penalty, escape.edition) }));
-    } else if (escape.mode === "host") {
-      body.push(t("leave.bodyHost"));
-    } else {
-      body.push(t("leave.bodySettle", { penalty: money(escape.penalty, escape.edition) }));
-      if (escape.played) body.push(t("leave.bodyPlayed"));
-    }
-    const charge = S.escapeCharge(state);
-    body.push(h("strong", { "data-testid": "escape-total" }, chargeText(charge)));
-    if (charge.when === "now" && (charge.rest || charge.fee)) body.push(h("span", { "data-testid": "escape-breakdown" }, breakdownText(charge)));
+  const body = escapeBody(state);
+  if (body) {
     const ok = await confirmDialog({
       title: t("leave.title"),
       body,
@@ -563,20 +499,6 @@ async function leave() {
   send({ type: "leave" });
 }
 
-/** What the escape dialog says leaving charges in all (`S.escapeCharge`): the server's exact total. */
-function chargeText(charge) {
-  if (charge.when === "none") return t("leave.totalNone");
-  if (charge.when === "end") return t("leave.totalEnd", { total: money(charge.penalty, charge.edition) });
-  const total = t("leave.total", { total: money(charge.total, charge.edition) });
-  return charge.capped ? `${total} ${t("leave.capped")}` : total;
-}
-
-/** The parts of an escape's total: the penalty, the normal loss and contributions, the table fee. */
-function breakdownText(charge) {
-  const parts = [["report.penalty", charge.penalty], ["report.rest", charge.rest], ["report.fee", charge.fee]];
-  return parts.filter(([, amount]) => amount).map(([key, amount]) => `${t(key)} ${money(amount, charge.edition)}`).join(" + ");
-}
-
 /** Bots sit down in every free seat of our table (an invitation, or a quick match still waiting). */
 function fillBots() {
   send({ type: "bots" });
@@ -586,12 +508,12 @@ function fillBots() {
 function acceptBots() {
   if (!send({ type: "bots" })) return;
   state = S.botsAccepted(state);
-  renderTable(state, actions, Date.now());
+  drawTable();
 }
 
 function dismissReport() {
   state = S.dismissEscapeReport(state);
-  renderLobby(state, actions);
+  drawLobby();
 }
 
 /** Copy a read-only field (the invitation link, the game id) and say so. */
@@ -617,18 +539,6 @@ function toggleSound() {
   renderSound(sound);
 }
 
-/** The card tracker (记牌器) shown or hidden, remembered by the browser. */
-function toggleTracker() {
-  state = S.toggleTracker(state);
-  localStorage.setItem(TRACKER_KEY, state.trackerShown ? "1" : "0");
-  renderTracker(state);
-}
-
-function toggleHistory() {
-  state = S.toggleHistory(state);
-  renderHistory(state);
-}
-
 // ---------------------------------------------------------------------------
 // Timers and keyboard
 
@@ -649,80 +559,22 @@ function tickLastSeconds(now) {
   sound.play("tick");
 }
 
+/** `?` opens the help anywhere; at the table, with no dialog, field, page or result in the
+ * way, the keys are the game's (its renderer's `key`). */
 function onKey(event) {
   if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
   if (document.querySelector("dialog[open]")) return;
-  const target = event.target;
-  const tag = target?.tagName;
+  const tag = event.target?.tagName;
   if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
   if (event.key === "?") {
     event.preventDefault();
-    openHelp();
+    help();
     return;
   }
   if (pageOpen()) return; // the history and the replay have keys of their own (pages.js)
-  if (state.view !== "table" || !state.table) return;
-  const onButton = tag === "BUTTON" || tag === "A";
-  const inHand = Boolean(target?.closest?.("#hand"));
+  if (state.view !== "table" || !state.table || !game) return;
   if (!$("#result").hidden) return;
-  const key = event.key;
-  switch (key) {
-    case "Enter":
-      if (onButton) return;
-      event.preventDefault();
-      play();
-      return;
-    case " ":
-      if (!inHand) return;
-      event.preventDefault();
-      state = S.toggleCard(state, S.focusedKey(state));
-      selectionChanged();
-      return;
-    case "ArrowLeft":
-    case "ArrowRight":
-      event.preventDefault();
-      state = S.moveFocus(state, key === "ArrowLeft" ? -1 : 1);
-      focusHand(state);
-      return;
-    case "Home":
-    case "End":
-      if (!inHand) return;
-      event.preventDefault();
-      state = S.moveFocus(state, 0, key === "Home" ? 0 : -1);
-      focusHand(state);
-      return;
-    case "ArrowUp":
-    case "ArrowDown":
-      if (!inHand) return;
-      event.preventDefault();
-      state = S.setSelected(state, [S.focusedKey(state)], key === "ArrowUp");
-      selectionChanged();
-      return;
-    case "Escape":
-      state = S.clearSelection(state);
-      selectionChanged();
-      return;
-    default:
-      break;
-  }
-  const lower = key.toLowerCase();
-  if (lower === "p") {
-    event.preventDefault();
-    pass();
-  } else if (lower === "h") {
-    event.preventDefault();
-    hint();
-  } else if (lower === "s") {
-    event.preventDefault();
-    toggleSort();
-  } else if (lower === "c") {
-    event.preventDefault();
-    toggleTracker();
-  } else if (lower in RANK_KEYS && key.length === 1) {
-    event.preventDefault();
-    refocus(S.selectRank(state, RANK_KEYS[lower]));
-    selectionChanged();
-  }
+  game.key(event);
 }
 
 // ---------------------------------------------------------------------------
@@ -730,7 +582,6 @@ function onKey(event) {
 
 async function start() {
   applyStatic();
-  renderSortLabel(state);
   renderSound(sound);
   for (const button of document.querySelectorAll(".lang-switch [data-lang]")) {
     button.addEventListener("click", () => {
@@ -742,25 +593,12 @@ async function start() {
     });
   }
   $("#login-form").addEventListener("submit", submitLogin);
-  $("#btn-play").addEventListener("click", play);
-  $("#btn-pass").addEventListener("click", pass);
-  $("#btn-hint").addEventListener("click", hint);
   $("#btn-hosting").addEventListener("click", toggleHosting);
-  $("#btn-sort").addEventListener("click", toggleSort);
-  $("#btn-help").addEventListener("click", openHelp);
+  $("#btn-help").addEventListener("click", help);
   $("#btn-sound").addEventListener("click", toggleSound);
-  $("#btn-history").addEventListener("click", toggleHistory);
-  $("#btn-tracker").addEventListener("click", toggleTracker);
-  $("#history-list").addEventListener("scroll", updateHistoryMore, { passive: true });
-  $("#history-more").addEventListener("click", () => {
-    const list = $("#history-list");
-    list.scrollTo({ top: list.scrollHeight, behavior: "smooth" });
-  });
-  window.addEventListener("resize", updateHistoryMore);
   for (const type of ["pointerdown", "keydown"]) document.addEventListener(type, () => sound.allow(), { once: true, capture: true });
   $("#btn-reconnect").addEventListener("click", () => link?.wake());
   document.addEventListener("keydown", onKey);
-  bindHand();
   setInterval(tick, 250);
   setInterval(() => {
     if (state.view === "lobby" && document.visibilityState === "visible" && !state.joining) refreshAccount();

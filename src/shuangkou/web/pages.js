@@ -2,11 +2,13 @@
 // account's games (`#history`, 战绩) and the replay viewer of a finished game
 // (`#replay/ID`, a link anyone can open, signed in or not). They keep their own small
 // state here (what was loaded, the step shown); the stepping and the history's rows are
-// replay.js's, the drawing render/history.js's and render/replay.js's.
+// replay.js's, the drawing render/history.js's and render/replay.js's, with what a step of
+// the game shows drawn by the renderer of its game (the record's `family`, games/index.js).
 
 import { t } from "./i18n.js";
 import { $, toast } from "./dom.js";
 import { api } from "./net.js";
+import { familyOf, loadGame } from "./games/index.js";
 import { clampStep, historyHash, historyPage, parseRoute, replayHash, replayState, replaySteps, stepAfterKey } from "./replay.js";
 import { dateText, renderHistory, roomName } from "./render/history.js";
 import { renderReplay } from "./render/replay.js";
@@ -103,10 +105,11 @@ async function loadReplay({ id, seat }) {
   renderPage();
   try {
     const game = await api(`/api/games/${encodeURIComponent(id)}`);
+    const renderer = await loadGame(familyOf(game));
     if (request !== loaded) return;
     const steps = replaySteps(game);
     replay = {
-      status: "shown", id, replay: game, steps, index: 0, seat, state: replayState(game, steps, seat),
+      status: "shown", id, replay: game, steps, index: 0, seat, state: replayState(game, steps, seat), game: renderer,
       date: dateText(game.finished_at), link: `${location.origin}${location.pathname}${replayHash(game.game_id)}`,
     };
   } catch (problem) {

@@ -1,4 +1,5 @@
-// What several renderers write: names of seats, amounts, small cards.
+// What several renderers write, the shell's and the games': names of seats, amounts, small
+// cards, a refused action in words.
 
 import { t, formatNumber } from "../i18n.js";
 import { h } from "../dom.js";
@@ -64,4 +65,14 @@ export function miniCard(card) {
   if (card.joker) return h("span", { class: `mini joker ${card.rank === "BJ" ? "red" : "black"}` }, t(`joker.short.${card.rank}`));
   const glyph = { S: "♠", H: "♥", C: "♣", D: "♦" }[card.suit] || "";
   return h("span", { class: `mini ${card.red ? "red" : "black"}` }, card.rank + glyph);
+}
+
+/** A refused action in the page's words, from the server's error code (its English `text` for
+ * a code the page does not know). A game may say more (Shuangkou: the combination a play did
+ * not beat). */
+export function refusalText({ code, text }) {
+  if (code === "does_not_beat") return t("err.does_not_beat_plain");
+  const key = `err.${code}`;
+  const known = t(key);
+  return known === key ? t("err.generic", { message: text }) : known;
 }

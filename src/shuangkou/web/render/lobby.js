@@ -1,11 +1,10 @@
-// The name screen and the lobby: wallets, rooms (two seats or four), the rules in short.
+// The name screen and the lobby: wallets, rooms (two seats or four), the rules in short (the
+// words of the rooms' game, from its renderer).
 
 import { t, formatNumber } from "../i18n.js";
-import { cardFace, parseCard } from "../cards.js";
+import { cardFace, parseCard } from "../deck.js";
 import { $, h } from "../dom.js";
 import { money, roomTitle, signed, unit } from "./common.js";
-
-const RULE_KEYS = ["help.rule1", "help.rule2", "help.rule3", "help.rule4", "help.rule5"];
 
 /** The name screen; `focus` puts the cursor in the name field. */
 export function renderLogin(state, { focus = false } = {}) {
@@ -24,10 +23,11 @@ export function renderLoginError(text) {
   if (text) error.textContent = text;
 }
 
-/** The lobby; `join(room, opponent)` is called by the rooms' buttons, `dismissReport` by the escape report's. */
-export function renderLobby(state, { join, dismissReport }) {
+/** The lobby; `join(room, opponent)` is called by the rooms' buttons, `dismissReport` by the
+ * escape report's; `game`: the renderer of the rooms' game (its rules in short), null while it loads. */
+export function renderLobby(state, { join, dismissReport }, game = null) {
   if (state.view !== "lobby") return;
-  renderRules();
+  $("#rules").replaceChildren(...(game ? game.rules() : []));
   renderEscapeReport(state.escapeReport, dismissReport);
   const account = state.account;
   $("#lobby-greeting").textContent = account ? t("lobby.hello", { name: account.name }) : "";
@@ -116,15 +116,4 @@ function renderEscapeReport(report, dismiss) {
     rows.length ? h("dl", {}, ...rows.map(([key, value, testid]) => h("div", { "data-testid": `report-${testid}` }, h("dt", {}, t(key)), h("dd", {}, value)))) : null,
     ...notes.map((note) => h("p", {}, note)),
     h("button", { type: "button", class: "btn ghost small", onclick: dismiss, "data-testid": "escape-report-close" }, t("report.close"))));
-}
-
-function renderRules() {
-  const suits = ["♠", "♥", "♣", "♦"];
-  $("#rules").replaceChildren(...RULE_KEYS.map((key, index) =>
-    h("li", {}, h("span", { class: `rule-suit ${index % 2 ? "red" : ""}`, "aria-hidden": "true" }, suits[index % suits.length]), h("span", {}, t(key)))));
-}
-
-/** The rules in short, for the help dialog. */
-export function ruleItems() {
-  return RULE_KEYS.map((key) => h("li", {}, t(key)));
 }

@@ -1,20 +1,12 @@
 // The frame around the views: which view is shown, the top bar, the connection banner,
-// and the two dialogs (confirm, help).
+// and the two dialogs (confirm, help; the help's words are the game's renderer's).
 
 import { t, getLang } from "../i18n.js";
 import { $, h } from "../dom.js";
 import { connectionBanner } from "../state.js";
 import { initial, roomTitle } from "./common.js";
-import { ruleItems } from "./lobby.js";
 
 const VIEWS = ["login", "lobby", "table"];
-const HELP_KEYS = [
-  ["← →", "help.keyMove"], ["Space", "help.keySpace"], ["↑ ↓", "help.keyUpDown"],
-  ["3–9 0 J Q K A 2", "help.keyRank"], ["X / D", "help.keyJoker"], ["Enter", "help.keyPlay"],
-  ["P", "help.keyPass"], ["H", "help.keyHint"], ["S", "help.keySort"], ["C", "help.keyTracker"], ["Esc", "help.keyClear"], ["?", "help.keyHelp"],
-];
-/** The rows of the help's bomb table (R4, C3.1): each names its bomb, an example and its phase, all as text. */
-const BOMB_ROWS = ["n4", "n5", "n6", "j3", "j4", "nn", "serial"];
 
 /** Show the state's view and hide the others. */
 export function renderView(state) {
@@ -84,22 +76,9 @@ export function renderSound(sound) {
   button.title = t(muted ? "sound.off" : "sound.on");
 }
 
-export function openHelp() {
-  $("#dlg-help-body").replaceChildren(
-    h("p", {}, t("help.intro")),
-    h("ul", { class: "help-rules" }, ...ruleItems()),
-    h("h3", {}, t("help.bombs")),
-    h("p", {}, t("help.bombsIntro")),
-    h("table", { class: "bomb-phases", "data-testid": "bomb-phases" },
-      h("thead", {}, h("tr", {}, ...["help.bombCol", "help.exampleCol", "help.phaseCol"].map((key) => h("th", { scope: "col" }, t(key))))),
-      h("tbody", {}, ...BOMB_ROWS.map((row) => h("tr", { "data-bomb": row },
-        h("th", { scope: "row" }, t(`help.bomb.${row}`)), h("td", {}, t(`help.bombEx.${row}`)), h("td", { class: "phase" }, t(`help.bombPhase.${row}`)))))),
-    h("p", { class: "hint-text" }, t("help.bombsNote")),
-    h("h3", {}, t("help.keys")),
-    h("table", { class: "keys" }, h("tbody", {}, ...HELP_KEYS.map(([key, text]) =>
-      h("tr", {}, h("th", { scope: "row" }, h("kbd", {}, key)), h("td", {}, t(text)))))),
-    h("p", { class: "hint-text" }, t("help.mouse")),
-  );
+/** The help dialog, with the body a game's renderer gives (`help()`: its rules, its keys …). */
+export function openHelp(body) {
+  $("#dlg-help-body").replaceChildren(...body);
   const dialog = $("#dlg-help");
   dialog.showModal();
   $("#dlg-help-body").scrollTop = 0;

@@ -1,16 +1,20 @@
-// The result screen: the settlement's whole breakdown (R9.6 with two seats, C5.8 with four)
-// and Ready / Lobby.
+// The result screen's frame, the same for every game: the overlay, the game's id to copy
+// with its *Replay*, who of the others is ready or has left (with *Fill with bots* when a
+// seat is free), *Lobby* and *Ready* with its timer. The breakdown above them is the game's
+// renderer's (`settlement`, which the replay viewer draws too), built with the pieces here:
+// the head (title, result, our change), figures with what they mean, and each seat's
+// balance before, its change and after.
 
-import { t, formatNumber } from "../i18n.js";
-import { describeCombo, heldText, parseCards, phaseText } from "../cards.js";
+import { t } from "../i18n.js";
 import { $, announce, h } from "../dom.js";
-import { canFillWithBots, classicResult, resultSummary } from "../state.js";
-import { displayName, miniCard, money, seatName, signed, unit } from "./common.js";
+import { canFillWithBots, isFourSeat, readiness, seatPositions } from "../state.js";
+import { displayName, money, seatName, signed, unit } from "./common.js";
 
-/** Show (or hide) the result overlay. `actions`: {leave, ready, copyGameId, fillBots, replay}. */
-export function renderResult(state, actions) {
+/** Show (or hide) the result overlay. `actions`: {leave, ready, copyGameId, fillBots, replay};
+ * `game`: the renderer of the table's game. */
+export function renderResult(state, actions, game) {
   const overlay = $("#result");
-  const drawn = settlementNodes(state, actions);
+  const drawn = game.settlement(state, { replay: false });
   if (!drawn) {
     overlay.hidden = true;
     return;
@@ -18,202 +22,51 @@ export function renderResult(state, actions) {
   const wasHidden = overlay.hidden;
   overlay.hidden = false;
   const card = $("#result-card");
-  card.replaceChildren(...drawn.nodes);
-  shown(card, drawn.summary, wasHidden, drawn.spoken);
-}
-
-/**
- * The settlement's breakdown of a settled table, as nodes, with its summary and the words
- * said when it appears; null when there is none. `actions` null: a replay's (render/replay.js),
- * where no seat is "you" (every seat is named), without Ready, Lobby or the game id.
- */
-export function settlementNodes(state, actions) {
-  const classic = classicResult(state);
-  if (classic) return classicNodes(state, classic, actions);
-  const summary = resultSummary(state);
-  return summary ? twoSeatNodes(state, summary, actions) : null;
-}
-
-/** A replay's title and change, naming the seats: who won (or escaped), and the change of the seat it is seen from. */
-function replayHead(state, settlement, you) {
-  const name = (seat) => seatName(state, seat);
-  const winners = settlement.winners || (settlement.winner === null || settlement.winner === undefined ? [] : [settlement.winner]);
-  const title = settlement.result === "escape" && settlement.escaper !== null && settlement.escaper !== undefined
-    ? t("replay.escaped", { name: name(settlement.escaper) })
-    : t("replay.won", { names: winners.map(name).join(t("list.and")) });
-  return { title, who: `${name(you)} ` };
-}
-
-function twoSeatNodes(state, summary, actions) {
-  const table = state.table;
-  const settlement = table.settlement;
-  const { you, other, edition, delta } = summary;
-  const head = actions ? null : replayHead(state, settlement, you);
-  const title = head ? head.title
-    : summary.title === "oppEscaped" ? t("result.oppEscaped", { name: seatName(state, other) }) : t(`result.${summary.title}`);
-  const level = t(`result.${summary.level}`);
-  const phases = settlement.phases;
-  const columns = [you, other];
-  const cell = (fn) => columns.map((seat) => h("td", { "data-seat": String(seat) }, fn(seat)));
-  const rows = [];
-  const row = (label, fn, testid = null) => rows.push(h("tr", testid ? { "data-testid": testid } : {}, h("th", { scope: "row" }, label), ...cell(fn)));
-  row(t("result.level"), (seat) => t("lobby.level", { level: settlement.levels[seat] }));
-  row(t("result.phase"), (seat) => phaseSummary(phases[seat]));
-  row(t("result.bombs"), (seat) => bombList(phases[seat]));
-  row(explained(t("result.contribution"), t("why.c")), (seat) => t("result.contributionValue", {
-    c: settlement.contribution_multipliers[seat], x: formatNumber(settlement.match_points),
-    v: formatNumber(settlement.contributions[seat]),
-  }));
-  if (summary.penaltyRow) {
-    row(t("result.penalty"), (seat) => (seat === settlement.escaper ? money(settlement.penalty, edition) : "—"), "penalty-row");
-  }
-  if (summary.feeRow) row(t("result.tableFee"), (seat) => money(settlement.table_fees[seat], edition));
-  row(t("result.before"), (seat) => money(settlement.balances_before[seat], edition));
-  row(t("result.change"), (seat) => h("span", { class: settlement.deltas[seat] >= 0 ? "up" : "down", "data-testid": `delta-${seat}` },
-    signed(settlement.deltas[seat])));
-  row(t("result.after"), (seat) => h("strong", { "data-testid": `after-${seat}` }, money(settlement.balances_after[seat], edition)));
-
-  const facts = [
-    ...stakeFacts(settlement, summary.level === "escape" ? t("why.aEscape") : t("why.a", { level })),
-    [t("result.resultPoints"), `X·a·b = ${formatNumber(settlement.result_points)}`, t("why.abX")],
-  ];
-  if (summary.cardsLeft !== null) facts.splice(2, 0, [t("result.cardsLeft"), loserCards(summary), t("why.cardsLeft")]);
-  if (settlement.penalty) facts.push([t("result.penaltyTotal"), `${formatNumber(settlement.penalty)} (${t("result.due")} ${formatNumber(settlement.due)})`]);
-  if (settlement.win_fee) facts.push([t("result.winFee"), money(settlement.win_fee, edition)]);
-  if (settlement.house) facts.push([t("result.house"), signed(settlement.house)]);
-  const notes = [];
-  if (settlement.capped) notes.push(t("result.capped", { paid: money(settlement.paid, edition), due: money(settlement.due, edition) }));
-  if (settlement.received !== settlement.paid) notes.push(t("result.received", { received: money(settlement.received, edition) }));
-
-  const nodes = [
-    h("div", { class: `result-head ${summary.won ? "won" : "lost"}` },
-      h("h2", { id: actions ? "result-title" : "replay-result-title", "data-testid": "result-title" }, title),
-      h("p", { class: "result-level", "data-testid": "result-level" }, level),
-      h("p", { class: `result-delta ${delta >= 0 ? "up" : "down"}`, "data-testid": "my-delta" }, `${head ? head.who : ""}${signed(delta)} ${unit(edition)}`)),
-    factList(facts),
-    h("table", { class: "breakdown", "data-testid": "breakdown" },
-      h("caption", { class: "sr-only" }, t("result.caption")),
-      h("thead", {}, h("tr", {}, h("td", {}), ...columns.map((seat) => h("th", { scope: "col" }, seatName(state, seat))))),
-      h("tbody", {}, ...rows)),
-    notes.length ? h("p", { class: "result-notes" }, notes.join(" ")) : null,
-  ];
-  if (actions) {
-    const theirs = table.seats[other];
-    const readyArea = h("div", { class: "result-ready" });
-    if (summary.opponent === "left") readyArea.append(h("p", { class: "muted", "data-testid": "opp-left" }, t("result.oppLeft")));
-    else {
-      const key = summary.opponent === "ready" ? "result.oppReady" : "result.oppNotReady";
-      readyArea.append(h("p", { class: "muted", "data-testid": "opp-ready" }, t(key, { name: displayName(theirs) })));
-    }
-    nodes.push(gameIdField(summary.gameId, actions), readyArea, resultButtons(summary, actions));
-  }
-  return { nodes: nodes.filter(Boolean), summary, spoken: `${title}. ${level}. ${signed(delta)} ${unit(edition)}` };
-}
-
-/** Back to the lobby, and Ready for the next game (with the ready timer) or waiting. */
-function resultButtons(summary, { leave, ready }) {
-  return h("div", { class: "result-actions" },
-    h("button", { type: "button", class: "btn ghost", onclick: leave, "data-testid": "result-leave" }, t("result.lobby")),
-    summary.ready
-      ? h("button", { type: "button", class: "btn primary", disabled: true }, t("result.waiting"))
-      : h("button", { type: "button", class: "btn primary", id: "btn-next", onclick: ready, "data-testid": "next-game" },
-        t("result.next"), summary.readyDeadline ? h("span", { class: "countdown", "data-ready-deadline": String(summary.readyDeadline) }) : null));
-}
-
-/** The overlay is up: the game id on the card; when it has just appeared, say the result and focus Ready. */
-function shown(card, summary, wasHidden, spoken) {
-  card.dataset.gameId = summary.gameId;
-  if (wasHidden) {
-    announce(spoken);
+  const gameId = state.table.game_id || "";
+  card.replaceChildren(...drawn.nodes, gameIdField(gameId, actions), readyArea(state, actions), resultButtons(state, actions));
+  card.dataset.gameId = gameId;
+  if (wasHidden) { // it has just appeared: say the result and focus Ready
+    announce(drawn.spoken);
     setTimeout(() => $("#btn-next")?.focus({ preventScroll: true }), 60);
   }
 }
 
-/** Four seats (C5.8): the finishing order, the result, X, a, b, and per seat its place,
- * phase and bombs, contribution, transfer, net, balances, and the cards it still held. */
-function classicNodes(state, summary, actions) {
-  const settlement = state.table.settlement;
-  const { you, edition, delta, columns } = summary;
-  const name = (seat) => seatName(state, seat);
-  const head = actions ? null : replayHead(state, settlement, you);
-  const title = head ? head.title
-    : summary.title === "otherEscaped" ? t("result.oppEscaped", { name: name(summary.escaper) }) : t(`result.${summary.title}`);
-  const level = t(`result.${summary.level}`);
-  const rows = summary.rows.map(({ key, cells }) => h("tr", { "data-row": key },
-    h("th", { scope: "row" }, key === "contribution" ? explained(t(`result4.${key}`), t("why.c4")) : t(`result4.${key}`)),
-    ...cells.map((value, index) => h("td", { "data-seat": String(columns[index]) }, classicCell(key, value, columns[index], edition)))));
-  const facts = [
-    ...stakeFacts(settlement, summary.level === "escape" ? t("why.aEscape4") : t("why.a4", { level })),
-    [t("result.resultPoints"), `X·a·b = ${formatNumber(settlement.result_points)}`, t("why.abX4")],
-    [t("result4.teamPhases"), t("result4.teamPhasesValue", {
-      us: teamPhase(summary.teamPhases, state, you), them: teamPhase(summary.teamPhases, state, columns[2]),
-    }), t("why.teamPhases")],
-  ];
-  if (settlement.penalty) facts.push([t("result.penaltyTotal"), money(settlement.penalty, edition)]);
-  if (settlement.house) facts.push([t("result.house"), signed(settlement.house)]);
-  const order = h("ol", { class: "finish-order", "data-testid": "finish-order" },
-    ...summary.finishOrder.map(({ seat, place }) => h("li", { "data-seat": String(seat), class: `side-${summary.sides[columns.indexOf(seat)]}` },
-      h("span", { class: `tag tag-place place-${place}` }, t(`place.${place}`)), " ", name(seat))));
-  const notes = [];
-  if (summary.escaper !== null && (head || summary.title !== "otherEscaped") && summary.escaper !== you) {
-    notes.push(t("result4.escaped", { name: name(summary.escaper) }));
-  }
-  if (summary.capped) notes.push(t("result4.capped"));
-  const readyArea = actions && h("div", { class: "result-ready", "data-testid": "others-ready" },
-    ...summary.others.map(({ seat, status }) => h("p", { class: "muted", "data-seat": String(seat) },
-      status === "left" ? t("result4.left", { name: name(seat) }) : t(status === "ready" ? "result.oppReady" : "result.oppNotReady", { name: name(seat) }))),
-    canFillWithBots(state)
-      ? h("button", { type: "button", class: "btn ghost small", onclick: actions.fillBots, "data-testid": "fill-bots" }, t("wait.bots"))
-      : null);
-  const header = (seat, index) => h("th", { scope: "col", class: `side-${summary.sides[index]}` },
-    h("span", { class: "col-name" }, name(seat)),
-    h("span", { class: "col-side" }, t(`result4.side.${summary.sides[index]}`)));
-  const nodes = [
-    h("div", { class: `result-head ${summary.won ? "won" : "lost"}` },
-      h("h2", { id: actions ? "result-title" : "replay-result-title", "data-testid": "result-title" }, title),
-      h("p", { class: "result-level", "data-testid": "result-level" }, level),
-      h("p", { class: `result-delta ${delta >= 0 ? "up" : "down"}`, "data-testid": "my-delta" }, `${head ? head.who : ""}${signed(delta)} ${unit(edition)}`)),
-    order,
-    factList(facts),
-    h("div", { class: "breakdown-wrap" },
-      h("table", { class: "breakdown four", "data-testid": "breakdown" },
-        h("caption", { class: "sr-only" }, t("result4.caption")),
-        h("thead", {}, h("tr", {}, h("td", {}), ...columns.map(header))),
-        h("tbody", {}, ...rows))),
-    notes.length ? h("p", { class: "result-notes" }, notes.join(" ")) : null,
-  ];
-  if (actions) nodes.push(gameIdField(summary.gameId, actions), readyArea, resultButtons(summary, actions));
-  return { nodes: nodes.filter(Boolean), summary, spoken: `${title}. ${level}. ${signed(delta)} ${unit(edition)}` };
+/**
+ * The head of a result: its title, the result, and the change of the seat it is told for
+ * (`who`: that seat's name before it in a replay, where nobody is "you"). `replay`: the
+ * replay viewer's (its own title id).
+ */
+export function resultHead({ won, title, level, delta, edition, who = "", replay = false }) {
+  return h("div", { class: `result-head ${won ? "won" : "lost"}` },
+    h("h2", { id: replay ? "replay-result-title" : "result-title", "data-testid": "result-title" }, title),
+    h("p", { class: "result-level", "data-testid": "result-level" }, level),
+    h("p", { class: `result-delta ${delta >= 0 ? "up" : "down"}`, "data-testid": "my-delta" }, `${who}${signed(delta)} ${unit(edition)}`));
 }
 
-/** X, a and b with what each means (R9.1, C5): `why` says where a comes from. */
-function stakeFacts(settlement, why) {
-  const phase = settlement.doubling_phase;
-  return [
-    [t("result.matchPoints"), `X = ${formatNumber(settlement.match_points)}`, t("why.X")],
-    [t("result.resultLevel"), `a = ${settlement.a}`, why],
-    [t("result.doubling"), `b = ${settlement.b}${phase ? ` (${phaseText(phase)})` : ""}`,
-      phase ? t("why.b", { phase: phaseText(phase) }) : t("why.bNone")],
-  ];
+/** What a result says to screen readers when it appears. */
+export function resultSpoken({ title, level, delta, edition }) {
+  return `${title}. ${level}. ${signed(delta)} ${unit(edition)}`;
 }
 
-/** The result's figures, each `[label, value, what it means]`: the meaning under the figure and as its tooltip. */
-function factList(facts) {
+/** A result's figures, each `[label, value, what it means]`: the meaning under the figure and as its tooltip. */
+export function factList(facts) {
   return h("dl", { class: "facts" }, ...facts.map(([label, value, why]) => h("div", why ? { title: why } : {},
     h("dt", {}, label), h("dd", {}, value), why ? h("p", { class: "why" }, why) : null)));
 }
 
 /** A label with a line of explanation under it. */
-function explained(label, why) {
+export function explained(label, why) {
   return [h("span", { title: why }, label), h("span", { class: "why" }, why)];
 }
 
-/** The loser's cards left: how many, and once the game is over the cards themselves (亮牌). */
-function loserCards(summary) {
-  const cards = summary.loserCards || [];
-  return h("span", { class: "loser-cards", "data-testid": "loser-cards", "data-cards": cards.join(" ") },
-    formatNumber(summary.cardsLeft), cards.length ? h("span", { class: "held-cards", "aria-label": heldText(cards) },
-      ...parseCards(cards.join(" ")).map((card) => miniCard(card))) : null);
+/** The balance rows every breakdown ends with, in this order. */
+export const BALANCE_ROWS = ["before", "change", "after"];
+
+/** A seat's cell in a balance row: the balance before, the change (signed) or the balance after. */
+export function balanceCell(key, value, seat, edition) {
+  if (key === "change") return h("span", { class: value >= 0 ? "up" : "down", "data-testid": `delta-${seat}` }, signed(value));
+  if (key === "after") return h("strong", { "data-testid": `after-${seat}` }, money(value, edition));
+  return money(value, edition);
 }
 
 /** The whole game id, to copy (`shuangkou replay GAME_ID`), and the link to its replay in the page. */
@@ -226,50 +79,37 @@ function gameIdField(id, { copyGameId, replay }) {
       replay ? h("a", { class: "btn secondary small", href: replay(id), "data-testid": "result-replay" }, t("replay.open")) : null));
 }
 
-/** A team's phase (C4.2) as the settlement lists it, team 0 = seats 0 and 2. */
-function teamPhase(teamPhases, state, seat) {
-  const team = state.table.game?.teams?.[seat];
-  const phase = team === undefined ? null : teamPhases[team];
-  return phase ? phaseText(phase) : t("result.noPhase");
-}
-
-/** One cell of the four-seat breakdown, by its row. */
-function classicCell(key, value, seat, edition) {
-  switch (key) {
-    case "place":
-      return value ? h("span", { class: `tag tag-place place-${value}` }, t(`place.${value}`)) : "—";
-    case "level":
-      return t("lobby.level", { level: value });
-    case "phase":
-      return phaseSummary(value);
-    case "bombs":
-      return bombList(value);
-    case "contribution":
-      return t("result.contributionValue", { c: value.c, v: formatNumber(value.v) });
-    case "before":
-      return money(value, edition);
-    case "after":
-      return h("strong", { "data-testid": `after-${seat}` }, money(value, edition));
-    case "change":
-      return h("span", { class: value >= 0 ? "up" : "down", "data-testid": `delta-${seat}` }, signed(value));
-    case "cardsLeft":
-      if (!value.count) return "—";
-      return value.cards?.length ? h("span", { class: "held" }, heldText(value.cards)) : t("seat.myCards", { count: value.count });
-    default: // transfer, escape, net, fees: signed amounts
-      return h("span", { class: value > 0 ? "up" : value < 0 ? "down" : "" }, key.endsWith("Fee") ? money(value, edition) : signed(value));
+/** Whether the others are ready for the next game: the opponent (two seats), or each of the
+ * three others with *Fill with bots* once a seat is free (four seats). */
+function readyArea(state, { fillBots }) {
+  const others = readiness(state);
+  if (isFourSeat(state)) {
+    const name = (seat) => seatName(state, seat);
+    return h("div", { class: "result-ready", "data-testid": "others-ready" },
+      ...others.map(({ seat, status }) => h("p", { class: "muted", "data-seat": String(seat) },
+        status === "left" ? t("result4.left", { name: name(seat) }) : t(status === "ready" ? "result.oppReady" : "result.oppNotReady", { name: name(seat) }))),
+      canFillWithBots(state)
+        ? h("button", { type: "button", class: "btn ghost small", onclick: fillBots, "data-testid": "fill-bots" }, t("wait.bots"))
+        : null);
   }
+  const area = h("div", { class: "result-ready" });
+  const [{ seat, status }] = others;
+  if (status === "left") area.append(h("p", { class: "muted", "data-testid": "opp-left" }, t("result.oppLeft")));
+  else {
+    const key = status === "ready" ? "result.oppReady" : "result.oppNotReady";
+    area.append(h("p", { class: "muted", "data-testid": "opp-ready" }, t(key, { name: displayName(state.table.seats[seat]) })));
+  }
+  return area;
 }
 
-function phaseSummary(score) {
-  if (!score || !score.phase) return t("result.noPhase");
-  return `${phaseText(score.phase)} · ${t(`source.${score.source}`)}`;
-}
-
-function bombList(score) {
-  const bombs = score?.played || [];
-  if (!bombs.length) return "—";
-  const behind = new Set((score.bombs || []).map((bomb) => bomb.play_index));
-  return h("ul", { class: "bomb-list" }, ...bombs.map((bomb) => h("li", { class: behind.has(bomb.play_index) ? "behind" : "" },
-    `${describeCombo(bomb)} · ${phaseText(bomb.phase)}`,
-    behind.has(bomb.play_index) ? h("span", { class: "star", title: t("result.behind"), "aria-label": t("result.behind") }, " ★") : null)));
+/** Back to the lobby, and Ready for the next game (with the ready timer) or waiting. */
+function resultButtons(state, { leave, ready }) {
+  const mine = state.table.seats[seatPositions(state).me];
+  const deadline = mine?.ready_deadline || null;
+  return h("div", { class: "result-actions" },
+    h("button", { type: "button", class: "btn ghost", onclick: leave, "data-testid": "result-leave" }, t("result.lobby")),
+    mine?.ready
+      ? h("button", { type: "button", class: "btn primary", disabled: true }, t("result.waiting"))
+      : h("button", { type: "button", class: "btn primary", id: "btn-next", onclick: ready, "data-testid": "next-game" },
+        t("result.next"), deadline ? h("span", { class: "countdown", "data-ready-deadline": String(deadline) }) : null));
 }

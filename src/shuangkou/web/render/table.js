@@ -1,28 +1,28 @@
-// The table: every seat with its timer (two seats: you and the opponent opposite; four: you
-// at the bottom, the next seat on your right, your partner opposite, the previous seat on
-// your left), the felt (waiting, ready, deal, the play to beat), each seat's pass or last
-// play, recent plays, the action buttons and the message under the hand.
+// The table's frame, the same for every game: every seat with its timer (two seats: you and
+// the opponent opposite; four: you at the bottom, the next seat on your right, your partner
+// opposite, the previous seat on your left), the felt's middle between games (waiting,
+// ready), the hosting switch, the turn timers, the banner at the top of the felt, and the
+// result's overlay. What is drawn during a game (the play to beat, the hand, the game's
+// buttons …) is the game's renderer's (`render`), given the felt's middle when it is its.
 
 import { t } from "../i18n.js";
-import {
-  cardBack, cardFace, describeCombo, describeMove, jokerMarks, parseCard, parseCards, phaseText, rankText, readingText,
-} from "../cards.js";
+import { cardBack } from "../deck.js";
 import { $, h } from "../dom.js";
 import {
-  actionButtons, botOffer, bubbleOf, canFillWithBots, currentGame, hintCount, isBomb, isFourSeat, isMyTurn, isPlaying, jiefengSeat,
-  mySeat, opponentSeat, placeOf, readiness, seatAction, seatCount, seatPositions, secondsUntil, sideOf, turnTimer,
+  botOffer, canFillWithBots, hostingButton, isFourSeat, isMyTurn, isPlaying, mySeat, opponentSeat, placeOf, readiness, seatCount,
+  seatPositions, secondsUntil, sideOf, turnTimer,
 } from "../state.js";
-import { displayName, initial, levelTag, miniCard, money, seatName } from "./common.js";
-import { renderHand } from "./hand.js";
+import { displayName, initial, levelTag, money, seatName } from "./common.js";
 import { renderResult } from "./result.js";
-import { renderTracker } from "./tracker.js";
 
-/** The seat elements by their place at the table, and the bubbles beside them. */
+/** The seat elements by their place at the table. */
 const SEAT_NODES = { me: "#seat-me", top: "#seat-opp", left: "#seat-left", right: "#seat-right" };
-const BUBBLE_NODES = { me: "#bubble-me", top: "#bubble-opp", left: "#bubble-left", right: "#bubble-right" };
 
-/** Everything at the table. `actions`: {leave, ready, copyInvite, fillBots, acceptBots, copyGameId} for the buttons drawn here. */
-export function renderTable(state, actions, now) {
+/**
+ * Everything at the table. `actions`: {leave, ready, copyInvite, fillBots, acceptBots,
+ * copyGameId, replay} for the buttons drawn here; `game`: the renderer of the table's game.
+ */
+export function renderTable(state, actions, now, game) {
   if (state.view !== "table" || !state.table) return;
   const table = state.table;
   const view = $("#view-table");
@@ -39,16 +39,12 @@ export function renderTable(state, actions, now) {
     node.hidden = !(position in positions);
     if (!node.hidden) renderSeat(state, node, positions[position], position);
   }
-  renderCenter(state, actions);
-  renderBubbles(state);
-  renderHistory(state);
-  renderFlipChip(state);
-  renderActions(state);
-  renderTracker(state);
-  renderSortLabel(state);
-  renderHand(state);
-  renderMessage(state);
-  renderResult(state, actions);
+  const center = $("#felt-center");
+  center.replaceChildren();
+  const between = renderCenter(state, center, actions);
+  game.render(state, { now, center: between ? null : center });
+  renderHosting(state);
+  renderResult(state, actions, game);
   renderTimers(now);
   drawBanner();
 }
@@ -127,11 +123,13 @@ function renderSeat(state, node, index, position) {
   }
 }
 
-function renderCenter(state, { leave, ready, copyInvite, fillBots, acceptBots }) {
-  const center = $("#felt-center");
-  center.replaceChildren();
+/**
+ * The felt's middle between games: the waiting panel (the invitation link, *Fill with bots*,
+ * the server's offer of bots) or the ready panel. Returns whether it drew one; in a game the
+ * middle is the game's.
+ */
+function renderCenter(state, center, { leave, ready, copyInvite, fillBots, acceptBots }) {
   const table = state.table;
-  const game = table.game;
   const seats = table.seats;
   const four = isFourSeat(state);
   if (table.phase === "waiting" && seats.some((seat) => seat === null)) {
@@ -156,37 +154,13 @@ function renderCenter(state, { leave, ready, copyInvite, fillBots, acceptBots })
           ? h("button", { type: "button", class: "btn secondary", onclick: fillBots, "data-testid": "fill-bots" }, t("wait.bots"))
           : null,
         h("button", { type: "button", class: "btn ghost", onclick: leave }, t("wait.back")))));
-    return;
+    return true;
   }
-  if (!game || table.phase === "ready") {
+  if (!table.game || table.phase === "ready") {
     center.append(readyPanel(state, ready));
-    return;
+    return true;
   }
-  const onTable = game.table;
-  if (!onTable && game.plays.length === 0 && !game.finished) {
-    const flip = game.flip_card ? parseCard(game.flip_card) : null;
-    const leaderText = game.leader === mySeat(state) ? t("deal.youLead") : t("deal.leads", { name: seatName(state, game.leader) });
-    center.append(h("div", { class: "deal-info", "data-testid": "deal-info" },
-      flip ? h("div", { class: "flip" }, h("span", { class: "flip-label" }, t("deal.flip")), cardFace(flip)) : null,
-      h("p", { class: "deal-lead" }, leaderText),
-      swapNotice(state)));
-    return;
-  }
-  if (onTable) {
-    center.append(tablePlay(state, onTable));
-    fitPlayCards(center.querySelector(".play-cards"), parseCards(onTable.cards).length);
-    return;
-  }
-  if (!game.finished) {
-    const taker = jiefengSeat(state);
-    if (taker !== null) {
-      const text = taker === mySeat(state) ? t("round.youJiefeng") : t("round.jiefeng", { name: seatName(state, taker) });
-      center.append(h("div", { class: "round-info jiefeng", "data-testid": "jiefeng" }, h("p", {}, text)));
-      return;
-    }
-    const lead = game.to_act === mySeat(state) ? t("round.youLead") : t("round.leads", { name: seatName(state, game.to_act) });
-    center.append(h("div", { class: "round-info", "data-testid": "round-info" }, h("p", {}, lead)));
-  }
+  return false;
 }
 
 /** Between games: Ready, or whom we wait for. */
@@ -209,182 +183,15 @@ function readyPanel(state, ready) {
         t("ready.button"), deadline ? h("span", { class: "countdown", "data-ready-deadline": String(deadline) }) : null));
 }
 
-/** C1.4: the two seats the flip card made change places, as the server says (`game.swap`). */
-function swapNotice(state) {
-  const swap = currentGame(state)?.swap;
-  if (!swap) return null;
-  const [first, second] = swap;
-  return h("p", { class: "swap-notice", "data-testid": "swap-notice", role: "status" },
-    h("span", { class: "swap-icon", "aria-hidden": "true" }, "⇄ "),
-    t("deal.swap", { a: seatName(state, first), b: seatName(state, second) }));
-}
-
-/** The play to beat: its cards (a joker marked with what it stands for), who played it, what it is. */
-function tablePlay(state, onTable) {
-  const cards = parseCards(onTable.cards);
-  const combo = onTable.combo;
-  const marks = jokerMarks(cards, combo);
-  const faces = cards.map((card, index) => cardFace(card, { standsFor: marks[index] }));
-  const bomb = isBomb(combo);
-  const labels = [
-    h("span", { class: "play-by" }, seatName(state, onTable.seat)),
-    h("span", { class: "play-desc", "data-testid": "play-desc" }, describeCombo(combo)),
-    bomb ? h("span", { class: "tag tag-bomb" }, phaseText(combo.phase)) : null,
-    onTable.cause && onTable.cause !== "player" ? h("span", { class: "tag tag-cause", "data-testid": "play-cause" }, t(`cause.${onTable.cause}`)) : null,
-  ];
-  const reading = marks.some(Boolean) ? h("div", { class: "play-reading", "data-testid": "play-reading" },
-    t("combo.readsAs", { reading: readingText(combo) })) : null;
-  return h("div", {
-    class: `table-play ${onTable.seat === mySeat(state) ? "from-me" : "from-opp"}${bomb ? " is-bomb" : ""}`,
-    "data-testid": "table-play", "data-cards": onTable.cards, "data-seat": String(onTable.seat), "data-side": sideOf(state, onTable.seat) || "",
-    "aria-label": t("table.current", { name: seatName(state, onTable.seat), combo: describeCombo(combo) }),
-  }, h("div", { class: "play-cards" }, ...faces), h("div", { class: "play-label" }, ...labels), reading);
-}
-
-/** Overlap the cards of a play so that even a 12-card bomb fits the table's width. */
-function fitPlayCards(row, count) {
-  if (!row || count < 2) return;
-  const cardWidth = parseFloat(getComputedStyle(row).getPropertyValue("--card-w")) || 70;
-  const room = ($("#felt").clientWidth || window.innerWidth) - 48;
-  const step = Math.max(12, Math.min(cardWidth * 0.52, (room - cardWidth) / (count - 1)));
-  row.style.setProperty("--step", `${step}px`);
-}
-
-/** Each seat's pass (and with four seats its last play of the round) beside the seat. */
-function renderBubbles(state) {
-  const four = isFourSeat(state);
-  const positions = four ? seatPositions(state) : { me: mySeat(state), top: opponentSeat(state) };
-  for (const [position, selector] of Object.entries(BUBBLE_NODES)) {
-    const node = $(selector);
-    const index = position in positions ? positions[position] : null;
-    const action = index === null ? null : four ? seatAction(state, index) : bubbleOf(state, index) && { pass: bubbleOf(state, index) };
-    node.hidden = !action;
-    node.replaceChildren();
-    node.classList.toggle("bubble-play", Boolean(action?.play));
-    delete node.dataset.cause;
-    node.removeAttribute("aria-label");
-    if (!action) continue;
-    node.dataset.seat = String(index);
-    if (action.pass) {
-      node.textContent = t(`bubble.${action.pass.cause}`);
-      node.dataset.cause = action.pass.cause;
-    } else {
-      const play = action.play;
-      node.append(h("span", { class: "b-cards", "aria-hidden": "true" }, ...parseCards(play.cards).map((card) => miniCard(card))),
-        h("span", { class: "b-what" }, describeCombo(play.combo)));
-      node.setAttribute("aria-label", t("ev.played", { name: seatName(state, index), combo: describeCombo(play.combo) }));
-    }
-  }
-}
-
-/** The recent plays, newest first: beside the felt's middle on wide screens, behind a switch
- * (with their count) on narrow ones, where they open over the felt. */
-export function renderHistory(state) {
-  const list = $("#history-list");
-  list.replaceChildren();
-  const game = currentGame(state);
-  const plays = game ? [...game.plays].reverse() : [];
-  $("#history").hidden = !plays.length;
-  const toggle = $("#btn-history");
-  toggle.hidden = !plays.length;
-  toggle.setAttribute("aria-expanded", state.historyOpen ? "true" : "false");
-  $("#history-count").textContent = String(plays.length);
-  $("#felt").classList.toggle("history-open", state.historyOpen && plays.length > 0);
-  for (const entry of plays) {
-    const cards = parseCards(entry.cards);
-    const bomb = isBomb(entry.combo);
-    const side = sideOf(state, entry.seat);
-    list.append(h("li", { class: `${entry.seat === mySeat(state) ? "mine" : "theirs"}${side ? ` side-${side}` : ""}${bomb ? " bomb" : ""}`, "data-cards": entry.cards },
-      h("span", { class: "h-who" }, seatName(state, entry.seat)),
-      h("span", { class: "h-what" }, describeCombo(entry.combo), bomb ? ` · ${phaseText(entry.combo.phase)}` : ""),
-      h("span", { class: "h-cards", "aria-hidden": "true" }, ...cards.map((card) => miniCard(card))),
-      entry.cause !== "player" ? h("span", { class: "tag tag-cause" }, t(`cause.${entry.cause}`)) : null));
-  }
-  list.scrollTop = 0;
-  updateHistoryMore();
-}
-
-/** "▾ N more" under the recent plays while some of them are scrolled out of sight below;
- * it scrolls them into view. */
-export function updateHistoryMore() {
-  const list = $("#history-list");
-  const more = $("#history-more");
-  more.hidden = !(list.clientHeight && list.scrollTop + list.clientHeight < list.scrollHeight - 1);
-  if (more.hidden) return;
-  const bottom = list.getBoundingClientRect().bottom;
-  const below = [...list.children].filter((item) => item.getBoundingClientRect().bottom > bottom + 1).length;
-  more.textContent = t("history.more", { count: below });
-}
-
-function renderFlipChip(state) {
-  const chip = $("#flip-chip");
-  const game = currentGame(state);
-  const show = Boolean(game?.flip_card) && (game.plays.length > 0 || game.table);
-  chip.hidden = !show;
-  if (!show) return;
-  chip.replaceChildren(
-    h("span", {}, t("deal.flipShort")), miniCard(parseCard(game.flip_card)),
-    h("span", {}, t("deal.ledBy", { name: seatName(state, game.leader) })),
-    ...(game.swap ? [h("span", { class: "chip-swap", title: t("deal.swap", { a: seatName(state, game.swap[0]), b: seatName(state, game.swap[1]) }) },
-      t("deal.swapShort"))] : []));
-}
-
-/** The action buttons, the hosting switch and the hint counter. */
-export function renderActions(state) {
-  const buttons = actionButtons(state);
-  $("#actions").hidden = !buttons.shown;
-  $("#tools").hidden = !buttons.shown;
-  $("#btn-play").disabled = !buttons.play;
-  $("#btn-pass").disabled = !buttons.pass;
-  $("#btn-hint").disabled = !buttons.hint;
-  const hostingButton = $("#btn-hosting");
-  hostingButton.disabled = !buttons.hosting;
-  hostingButton.setAttribute("aria-pressed", buttons.hostingPressed ? "true" : "false");
-  hostingButton.classList.toggle("on", buttons.hostingPressed);
-  $("#hint-count").textContent = hintCount(state);
-  $("#hand").setAttribute("aria-describedby", "play-message");
+/** The hosting switch (托管) with the game's tools, and whether it is our turn. */
+export function renderHosting(state) {
+  const { hosting, hostingPressed } = hostingButton(state);
+  $("#tools").hidden = !isPlaying(state);
+  const button = $("#btn-hosting");
+  button.disabled = !hosting;
+  button.setAttribute("aria-pressed", hostingPressed ? "true" : "false");
+  button.classList.toggle("on", hostingPressed);
   document.body.classList.toggle("my-turn", isMyTurn(state));
-}
-
-export function renderSortLabel(state) {
-  const label = $("#sort-label");
-  label.textContent = state.sort === "rank" ? t("actions.sortRank") : t("actions.sortGroup");
-  $("#btn-sort").setAttribute("aria-label", t("actions.sortHelp", { mode: label.textContent }));
-}
-
-/** The words of the message under the hand. */
-export function messageText(message) {
-  if (message.code) {
-    if (message.code === "does_not_beat") {
-      return message.onTable ? t("err.does_not_beat", { table: describeCombo(message.onTable) }) : t("err.does_not_beat_plain");
-    }
-    return errorText(message.code, message.text);
-  }
-  if (message.hint) {
-    const { index, count, move } = message.hint;
-    return t("msg.hint", { i: index + 1, n: count, combo: describeMove(move) });
-  }
-  if (message.rank) return t(message.key, { rank: rankText(message.rank) });
-  return t(message.key, message.vars);
-}
-
-/** A server error code in the page's words (the server's English for a code it does not know). */
-function errorText(code, text) {
-  const key = `err.${code}`;
-  const known = t(key);
-  return known === key ? t("err.generic", { message: text }) : known;
-}
-
-export function renderMessage(state) {
-  const node = $("#play-message");
-  const message = state.message;
-  node.hidden = !message;
-  if (!message) {
-    node.textContent = "";
-    return;
-  }
-  node.className = `play-message msg-${message.kind}`;
-  node.textContent = messageText(message);
 }
 
 /** Turn timers and ready countdowns, redrawn several times a second. */
@@ -408,8 +215,8 @@ let banner = null; // the banner up: {words: () => [title, detail]} in the curre
 let bannerTimer = null;
 
 /**
- * A banner at the top of the felt (a bomb and its phase, 接风), above the play and never
- * over a card; a bomb also flashes the felt's rim. `words()` gives its title and detail in
+ * A banner at the top of the felt, for a moment of the game (in Shuangkou a bomb and its
+ * phase, 接风), above the play and never over a card; `kind` "bomb" also flashes the felt's rim. `words()` gives its title and detail in
  * the current language, so a change of language redraws it. Emptied when it has faded.
  */
 export function showBanner(kind, words) {

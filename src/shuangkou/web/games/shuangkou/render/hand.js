@@ -1,7 +1,7 @@
 // The player's hand: cards in one or two overlapping rows, their selection and focus.
 
-import { cardFace, cardLabel } from "../cards.js";
-import { $, h } from "../dom.js";
+import { cardFace, cardLabel } from "../../../deck.js";
+import { $, h } from "../../../dom.js";
 import { displayHand, focusedKey } from "../state.js";
 
 /** Draw the hand anew (a new state, another sort order, another width). */

@@ -2,9 +2,9 @@
 // seat has not seen, as the server counted them (`game.tracker`). Its switch sits with the
 // action buttons (key C).
 
-import { t, formatNumber } from "../i18n.js";
-import { rankText } from "../cards.js";
-import { $, h } from "../dom.js";
+import { t, formatNumber } from "../../../i18n.js";
+import { rankText } from "../../../deck.js";
+import { $, h } from "../../../dom.js";
 import { trackerCells } from "../state.js";
 
 /** Draw the tracker (or hide it) and set its switch. */

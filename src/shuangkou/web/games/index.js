@@ -1,0 +1,62 @@
+// The games the page can show, by name: the registry of renderers. A table view, a room of
+// the lobby and a stored game name their game (`family`, "shuangkou" when absent); the shell
+// loads that game's renderer here, with a dynamic import() of games/NAME/index.js, once, and
+// reaches the game only through it (it imports no game module itself).
+//
+// A renderer is the default export of its module, an object (docs/web.md, "A renderer per
+// game"):
+//
+//   name                          the game's name, as the server writes it
+//   initialState(storage)         the game's keys of the page's state (its remembered choices read from storage)
+//   reduce(before, after, message) the game's part of every server message, after the shell's reducer: the state
+//   start(shell)                  once, before its first table: wire its buttons; shell = {state(), update(next),
+//                                 send(message), receive(message), sound}
+//   render(state, {now, center})  draw the game's part of the table (center: the felt's middle, or null between games)
+//   after(message, before)        its side effects once the shell has handled a server message
+//   tell(event)                   what an event the shell does not tell says (sounds, announcements, banners)
+//   key(event)                    a key pressed at the table
+//   settlement(state, {replay})   the result's breakdown, {nodes, spoken}, or null before a settlement
+//   replay: {now, seat, text}     a replay's step: (state, replay, step), (state, step, seat), (state, step)
+//   rules()                       the rules in short (list items for the lobby)
+//   help()                        the help's body
+
+/** The game of a table, room or stored game that does not name one (before games had names). */
+export const DEFAULT_GAME = "shuangkou";
+
+/** The names this page has a renderer for (a folder games/NAME/ each). */
+export const GAMES = Object.freeze(["shuangkou"]);
+
+const MEMBERS = ["name", "initialState", "reduce", "start", "render", "after", "tell", "key", "settlement", "replay", "rules", "help"];
+
+const loading = new Map(); // name → Promise of its renderer
+const loaded = new Map(); // name → its renderer, once loaded
+
+/** The game a table view, a room or a stored game names (its `family`), by default Shuangkou's. */
+export function familyOf(thing) {
+  return thing?.family || DEFAULT_GAME;
+}
+
+/** A game's renderer, loaded once; an unknown name (or a module that is no renderer) is refused. */
+export function loadGame(name) {
+  if (!GAMES.includes(name)) {
+    return Promise.reject(new Error(`unknown game "${name}": this page shows ${GAMES.map((known) => `"${known}"`).join(", ")}`));
+  }
+  if (!loading.has(name)) {
+    const promise = import(`./${name}/index.js`).then((module) => {
+      const renderer = module.default;
+      const missing = MEMBERS.filter((member) => !renderer || renderer[member] === undefined);
+      if (missing.length) throw new Error(`games/${name}/index.js is no renderer: it lacks ${missing.join(", ")}`);
+      if (renderer.name !== name) throw new Error(`games/${name}/index.js is the renderer of "${renderer.name}", not of "${name}"`);
+      loaded.set(name, renderer);
+      return renderer;
+    });
+    promise.catch(() => loading.delete(name)); // a failed load may be tried again
+    loading.set(name, promise);
+  }
+  return loading.get(name);
+}
+
+/** A game's renderer if it is loaded already, else null (no wait). */
+export function loadedGame(name) {
+  return loaded.get(name) ?? null;
+}

@@ -1,0 +1,25 @@
+// The Shuangkou renderer: what the shell (app.js) calls to show a Shuangkou table, its
+// result and its replays. Loaded by name through the registry (games/index.js); the
+// interface is described there and in docs/web.md ("A renderer per game").
+
+import { after, key, preferences, start, tell } from "./play.js";
+import { reduce } from "./state.js";
+import { helpNodes, lobbyRules } from "./render/help.js";
+import { nowPanel, seatPanel, stepText } from "./render/replay.js";
+import { settlementNodes } from "./render/result.js";
+import { renderGame } from "./render/table.js";
+
+export default {
+  name: "shuangkou",
+  initialState: preferences,
+  reduce,
+  start,
+  render: renderGame,
+  after,
+  tell,
+  key,
+  settlement: settlementNodes,
+  replay: { now: nowPanel, seat: seatPanel, text: stepText },
+  rules: lobbyRules,
+  help: helpNodes,
+};
