@@ -96,9 +96,9 @@ def test_card_joker_with_a_suit_is_rejected() -> None:
         Card(Rank.BIG_JOKER, Suit.HEARTS)
 
 
-@pytest.mark.parametrize("deck", [-1, 2, 3])
-def test_R1_2_card_deck_copy_is_0_or_1(deck: int) -> None:
-    """R1.2: two decks, so a physical copy is 0 or 1."""
+@pytest.mark.parametrize("deck", [-1, 4, 5])
+def test_R1_2_card_deck_copy_is_0_to_3(deck: int) -> None:
+    """R1.2: two decks in Shuangkou, four packs in Royalist (Y1.2): a physical copy is 0 to 3."""
     with pytest.raises(CardParseError, match="deck copy"):
         Card(Rank.FIVE, Suit.CLUBS, deck)
 

@@ -20,6 +20,7 @@ __all__ = [
     "DECK",
     "EMPTY",
     "HAND_SIZE",
+    "MAX_PACKS",
     "NUM_SLOTS",
     "Card",
     "CardParseError",
@@ -43,6 +44,10 @@ EMPTY: Counts = (0,) * NUM_SLOTS
 
 HAND_SIZE = 27
 """Cards dealt to each player (R1.3)."""
+
+MAX_PACKS = 4
+"""The most packs a game plays with (Royalist's four, Y1.2): a card's ``deck`` copy is below it."""
+_DECK_COPIES = (None, *range(MAX_PACKS))
 
 
 class Rank(IntEnum):
@@ -122,7 +127,8 @@ class CardParseError(ValueError):
 @dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """One card. ``suit`` is None for jokers and for cards written without a suit;
-    ``deck`` (0 or 1) tells the two physical copies apart and is None when unknown.
+    ``deck`` (0 to 3) tells the physical copies apart — two packs in Shuangkou (R1.2), four
+    in Royalist (Y1.2) — and is None when unknown.
     Cards are equal when rank, suit and deck are."""
 
     rank: Rank
@@ -142,8 +148,8 @@ class Card:
     def __post_init__(self) -> None:
         if self.rank.is_joker and self.suit is not None:
             raise CardParseError(f"a joker has no suit: {self.rank.symbol}{self.suit.value}")
-        if self.deck not in (None, 0, 1):
-            raise CardParseError(f"deck copy must be 0 or 1, not {self.deck!r}")
+        if self.deck not in _DECK_COPIES:
+            raise CardParseError(f"deck copy must be 0 to {MAX_PACKS - 1}, not {self.deck!r}")
 
     def __str__(self) -> str:
         return _CARD_TEXT[self.suit][self.rank - 3]

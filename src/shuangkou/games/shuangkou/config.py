@@ -45,7 +45,6 @@ import difflib
 import functools
 import json
 import os
-from bisect import bisect_right
 from collections.abc import Mapping
 from importlib import resources
 from typing import Annotated, Any, Literal
@@ -54,6 +53,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ...cards import HAND_SIZE
 from ...editions import EDITIONS, MAX_AMOUNT, Edition
+from ...payouts import level_index
 from ...roomfiles import ConfigError, Problem, parse_toml, read_room_file
 from .rules import FourJokerBomb, Rules, WildJokers
 
@@ -535,7 +535,7 @@ class RoomConfig(_Frozen):
         """The level of a balance (R9.4): the highest row whose ``needed`` it reaches. A
         balance below the first row (a negative points balance, a wealth player who lost
         below the minimum while seated) plays at the first level."""
-        return self.levels[max(bisect_right(self._thresholds, balance) - 1, 0)]
+        return self.levels[level_index(self._thresholds, balance)]
 
     @functools.cached_property
     def _thresholds(self) -> tuple[int, ...]:

@@ -33,17 +33,16 @@ The worked example of R10.4 (wealth edition, X = 1000; A played a 6-phase bomb, 
 
 from __future__ import annotations
 
-import functools
 import math
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, Protocol, TypeVar
 
 from typing_extensions import TypedDict  # pydantic reads it for the protocol schema on Python < 3.12
 
-from ...errors import Refusal
+from ...payouts import Amount, Payout, SettlementError, exact_share, seat_of, settle_nets, share_of, whole
 from .combos import Combo, ComboView, Kind
 from .config import RoomConfig, TeamResult
 
@@ -86,8 +85,8 @@ TABLE_SEATS = 4
 _CONNECTED_LOW, _CONNECTED_HIGH = 3, 14  # R8.2: adjacent ranks within 3..A
 
 
-class ScoringError(Refusal, ValueError):
-    """Scoring input that no game can produce; nothing is settled."""
+ScoringError = SettlementError
+"""Scoring input that no game can produce; nothing is settled (:class:`shuangkou.payouts.SettlementError`)."""
 
 
 class BombLike(Protocol):
@@ -271,123 +270,9 @@ def scoring_phase(bombs: Sequence[BombLike], config: RoomConfig) -> PhaseScore:
 # ---------------------------------------------------------------------------
 # The money step: nets to balances (R9.5, R9.7, C5.7)
 
-Amount = Fraction | int
-
-
-@functools.cache  # a room's few shares, read at every settlement and escape cost
-def _exact(share: float) -> Fraction:
-    """A configured share as an exact fraction (0.7 is 7/10)."""
-    return Fraction(str(share))
-
-
-def _whole(amount: Fraction) -> Amount:
-    """``amount`` as an int when it is whole: the same value, much faster to compute with
-    (its products with ints stay ints)."""
-    return amount.numerator if amount.denominator == 1 else amount
-
-
-def _share(share: float, amount: int) -> int:
-    """``share`` × ``amount`` rounded down, computed exactly."""
-    return math.floor(_exact(share) * amount)
-
-
-@dataclass(frozen=True, slots=True)
-class Payout:
-    """What :func:`settle_nets` did, per seat in the order of the balances given.
-
-    - ``table_fees``: taken first from each seat (R9.7), capped by R9.5.
-    - ``dues``: what a seat with a negative net owes (its net rounded up to a whole
-      amount), 0 for the others; ``paid``: what it paid of it after the cap (R9.5).
-    - ``received``: what a seat with a positive net got from the pot, before the win fee;
-      ``win_fees``: the house's share of it (R9.7).
-    - ``house``: the house's total change (fees, the pot's rest, win fees).
-    - ``balances_before``, ``balances_after``, ``deltas``.
-
-    Invariant: ``sum(deltas) + house == 0``.
-    """
-
-    table_fees: tuple[int, ...]
-    dues: tuple[int, ...]
-    paid: tuple[int, ...]
-    received: tuple[int, ...]
-    win_fees: tuple[int, ...]
-    house: int
-    balances_before: tuple[int, ...]
-    balances_after: tuple[int, ...]
-    deltas: tuple[int, ...]
-
-
-def settle_nets(
-    config: RoomConfig,
-    balances: Sequence[int],
-    nets: Sequence[Amount],
-    *,
-    house_claim: Amount = 0,
-    win_fee_from: Collection[int] = (),
-) -> Payout:
-    """Apply one game's nets to the balances, for any number of seats (R9.5, R9.7, C5.7).
-
-    ``nets[seat]`` is what the seat wins (> 0) or loses (< 0) before fees and caps, and
-    ``house_claim`` (≥ 0) the part of the losses owed to the house (an escape payment's
-    rest, R10.3, C6.2); nets and claim sum to zero. Nets may be fractions: a receiver
-    gets its net rounded down, a payer owes its loss rounded up, the house gets the rest.
-
-    Order: the table fee from each seat, capped by its balance when
-    ``allow_negative = false``; then each payer pays what it owes, capped by what it holds
-    after the fee; everything paid is one pot, shared among the positive nets and the
-    house's claim in proportion, each seat's share rounded down, the rest to the house;
-    last, the win fee (``win_fee_share`` of what it received, rounded down) from each seat
-    of ``win_fee_from``. With one payer and one receiver the pot goes whole to the
-    receiver: exactly R9.5.
-    """
-    before = tuple(balances)
-    if len(nets) != len(before):
-        raise ScoringError(
-            "bad_settlement", f"nets: expected one per seat ({len(before)}), got {len(nets)}"
-        )
-    if house_claim < 0 or sum(nets) + house_claim != 0:
-        raise ScoringError(
-            "bad_settlement",
-            f"nets {list(nets)} and the house's claim {house_claim} must sum to zero, the claim at least 0",
-        )
-    for seat in win_fee_from:
-        _seat_of(seat, len(before), "a seat paying the win fee")
-    balances_now = list(before)
-
-    def payable(seat: int, amount: int) -> int:
-        if config.allow_negative:
-            return amount
-        return max(0, min(amount, balances_now[seat]))
-
-    fees = tuple(payable(seat, config.table_fee) for seat in range(len(before)))  # R9.7
-    for seat, fee in enumerate(fees):
-        balances_now[seat] -= fee
-    dues = tuple(-math.floor(net) if net < 0 else 0 for net in nets)
-    paid = tuple(payable(seat, due) for seat, due in enumerate(dues))  # R9.5: netting first
-    pot = sum(paid)
-    claimed = sum((net for net in nets if net > 0), house_claim)
-    shared = min(pot, claimed)
-    received = tuple(shared * net // claimed if net > 0 else 0 for net in nets)  # floor, exact
-    win_fees = tuple(
-        _share(config.win_fee_share, got) if seat in win_fee_from else 0 for seat, got in enumerate(received)
-    )
-    after = tuple(
-        balance - paid[seat] + received[seat] - win_fees[seat] for seat, balance in enumerate(balances_now)
-    )
-    house = sum(fees) + pot - sum(received) + sum(win_fees)
-    deltas = tuple(end - start for start, end in zip(before, after, strict=True))
-    assert sum(deltas) + house == 0
-    return Payout(
-        table_fees=fees,
-        dues=dues,
-        paid=paid,
-        received=received,
-        win_fees=win_fees,
-        house=house,
-        balances_before=before,
-        balances_after=after,
-        deltas=deltas,
-    )
+# :func:`settle_nets`, :class:`Payout` and their helpers are the platform's, shared by
+# every game (:mod:`shuangkou.payouts`); they are re-exported here under their old names.
+_exact, _whole, _share = exact_share, whole, share_of
 
 
 # ---------------------------------------------------------------------------
@@ -739,10 +624,7 @@ def partner_of(seat: int) -> int:
     return (seat + 2) % TABLE_SEATS
 
 
-def _seat_of(seat: int, seats: int, what: str) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
-        raise ScoringError("bad_seat", f"{what} must be a seat 0 to {seats - 1}, not {seat!r}")
-    return seat
+_seat_of = seat_of
 
 
 _T = TypeVar("_T")
