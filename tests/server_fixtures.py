@@ -296,7 +296,9 @@ def start_server_fixture(tmp_path: Path, pg_server_database: URL | None) -> Iter
             "bot_delay": 0.01,
             "rate": 1000.0,
             "burst": 1000.0,
-            "guests_per_minute": 0.0,  # every guest of a test comes from one address
+            "guests_per_minute": 0.0,  # every guest of a test comes from one address: no limits per address
+            "connections_per_address": 0,
+            "address_rate": 0.0,
             "replays_per_second": 0.0,
         }
         values.update(overrides)

@@ -26,6 +26,7 @@ from server_fixtures import (
     start_server_fixture,  # noqa: F401
     weakest,
 )
+from websockets.exceptions import InvalidHandshake
 
 from shuangkou.server.client import ClientError
 from shuangkou.store import Store
@@ -267,5 +268,101 @@ def test_a_client_that_sends_its_headers_too_slowly_is_closed(start_server: Call
         await asyncio.sleep(1.0)  # the WebSocket stays open past the deadline of its headers
         await player.send({"type": "ping"})
         assert (await player.receive())["type"] == "pong"
+
+    run(scenario())
+
+
+def _closed_at_once(port: int) -> bool:
+    """Whether a new connection to ``port`` is closed by the server before it sends anything."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        try:
+            return sock.recv(1024) == b""
+        except ConnectionResetError:
+            return True
+
+
+def test_a_client_address_holds_a_bounded_number_of_connections(start_server: Callable[..., RunningServer]) -> None:
+    """One address holding ``connections_per_address`` connections (idle ones here: one
+    client cannot take every file descriptor of the process) has the next closed at once,
+    WebSockets included; once one closes, the address is served again."""
+    server = start_server(connections_per_address=4, header_seconds=30.0)
+    port = int(server.base_url.rsplit(":", 1)[1])
+    held = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(4)]
+    try:
+        assert _closed_at_once(port)
+
+        async def refused() -> None:
+            with pytest.raises((InvalidHandshake, OSError)):  # closed at once, or 503
+                await Player(server.base_url, "no-token", {}).connect()
+
+        run(refused())
+        held.pop().close()
+        for _ in range(50):  # the server learns of the close in a moment
+            try:
+                if server.http("GET", "/healthz")[0] == 200:
+                    break
+            except OSError:
+                pass
+            time.sleep(0.05)
+        else:
+            raise AssertionError("the address was not served again")
+    finally:
+        for sock in held:
+            sock.close()
+
+
+def test_a_full_server_answers_its_health_check_and_nothing_else(start_server: Callable[..., RunningServer]) -> None:
+    """Past ``max_connections`` (one idle client holding them all) the server still answers
+    ``GET /healthz`` on a new connection — from a reserve kept below the descriptor limit —
+    and refuses anything else with 503 (a WebSocket's upgrade too); running tables keep their
+    connections, and once the idle ones go everything is served again."""
+    server = start_server(max_connections=4, header_seconds=30.0)
+    port = int(server.base_url.rsplit(":", 1)[1])
+
+    async def scenario() -> None:
+        player = await server.player("Seated")  # one connection of the four
+        await player.join("points", "bot")
+        await player.until(lambda table: table["seats"][1] is not None)
+        held.extend(socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(3))
+        await asyncio.sleep(0.2)
+        assert (await server.ahttp("GET", "/healthz"))[0] == 200
+        assert (await server.ahttp("GET", "/api/rooms"))[0] == 503
+        with pytest.raises((InvalidHandshake, OSError)):  # closed at once, or 503
+            await Player(server.base_url, "no-token", {}).connect()
+        await player.ready()  # the table plays on
+        await player.until(lambda table: table["phase"] == "playing")
+
+    held: list[socket.socket] = []
+    try:
+        run(scenario())
+    finally:
+        for sock in held:
+            sock.close()
+    for _ in range(50):
+        if server.http("GET", "/api/rooms")[0] == 200:
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("the server was not served again once the idle connections went")
+
+
+def test_an_address_s_message_allowance_is_shared_by_all_its_accounts(
+    start_server: Callable[..., RunningServer],
+) -> None:
+    """The message rate limit holds per client address as well: two accounts from one
+    address, each sending 5 pings at once under an address limit of 5 a second (bursts of
+    5), get about 5 answers in all, not 10; the rest are ``rate_limited``."""
+    server = start_server(address_rate=5.0, address_burst=5.0)
+
+    async def scenario() -> None:
+        players = [await server.player("Near"), await server.player("Far")]
+        for each in players:
+            for _ in range(5):
+                await each.send({"type": "ping"})
+        replies: list[str] = []
+        for each in players:
+            for _ in range(5):
+                replies.append((await each.receive(timeout=5))["type"])
+        assert replies.count("pong") <= 7 and replies.count("error") >= 3, replies
 
     run(scenario())

@@ -440,6 +440,15 @@ def add_serve(subparsers: Subparsers) -> None:
                         "(default 6, or $SHUANGKOU_GUESTS_PER_MINUTE; 0: no limit)")
     parser.add_argument("--guest-burst", type=float, default=30.0, metavar="N",
                         help="new guest accounts a client address may make at once (default 30)")
+    parser.add_argument("--connections-per-address", type=int, metavar="N",
+                        help="connections a client address may hold open at once (default 256, or "
+                        "$SHUANGKOU_CONNECTIONS_PER_ADDRESS; 0: no limit, as behind a reverse proxy that limits them)")
+    parser.add_argument("--address-rate", type=float, metavar="N",
+                        help="WebSocket messages a second a client address may send, all its connections together, "
+                        "after a burst of twice as many (default 200, or $SHUANGKOU_ADDRESS_RATE; 0: no limit)")
+    parser.add_argument("--max-connections", type=int, metavar="N",
+                        help="connections in all; past them only the health check is answered (default: the "
+                        "process's file descriptor limit less 256)")
     parser.add_argument(
         "--expert-workers", type=int, metavar="N",
         help="processes that search the moves of expert bots (rooms with bot_level = \"expert\"); "
@@ -472,7 +481,12 @@ def run_serve(args: argparse.Namespace) -> int:
 
     from .server.app import ServerSettings, StartError, serve
     from .server.logs import configure_logging
-    from .server.settings import GUESTS_PER_MINUTE_VARIABLE, database_url_in
+    from .server.settings import (
+        ADDRESS_RATE_VARIABLE,
+        CONNECTIONS_PER_ADDRESS_VARIABLE,
+        GUESTS_PER_MINUTE_VARIABLE,
+        database_url_in,
+    )
 
     data_dir = Path(args.data_dir)
     rooms = Path(args.rooms) if args.rooms else None
@@ -480,6 +494,8 @@ def run_serve(args: argparse.Namespace) -> int:
         raise CommandError(f"--rooms: {rooms} is not a directory")
     if args.expert_workers is not None and args.expert_workers < 1:
         raise CommandError(f"--expert-workers: expected at least 1, got {args.expert_workers}")
+    if args.max_connections is not None and args.max_connections < 1:
+        raise CommandError(f"--max-connections: expected at least 1, got {args.max_connections}")
     if args.commit_delay is not None and not args.commit_delay >= 0:
         raise CommandError(f"--commit-delay: expected 0 or more milliseconds, got {args.commit_delay}")
     settings = ServerSettings(
@@ -492,8 +508,12 @@ def run_serve(args: argparse.Namespace) -> int:
         commit_delay=args.commit_delay / 1000 if args.commit_delay is not None else None,
         seed=args.seed,
         ws_deflate=args.ws_deflate,
-        guests_per_minute=_guests_per_minute(args.guests_per_minute, GUESTS_PER_MINUTE_VARIABLE),
+        guests_per_minute=_setting(args.guests_per_minute, GUESTS_PER_MINUTE_VARIABLE, 6.0),
         guest_burst=args.guest_burst,
+        connections_per_address=int(_setting(args.connections_per_address, CONNECTIONS_PER_ADDRESS_VARIABLE, 256)),
+        address_rate=(rate := _setting(args.address_rate, ADDRESS_RATE_VARIABLE, 200.0)),
+        address_burst=2 * rate,
+        max_connections=args.max_connections,
         cluster=_cluster_settings(args),
         drain_seconds=args.drain_seconds,
     )
@@ -509,14 +529,21 @@ def run_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _guests_per_minute(given: float | None, variable: str) -> float:
-    """``--guests-per-minute``, else the environment's ``variable``, else 6."""
+def _setting(given: float | None, variable: str, default: float) -> float:
+    """A limit of ``serve``: as given, else the environment's ``variable``, else ``default``
+    (tests and load tests, whose clients share one address, turn them off by the environment,
+    which an older copy of the server ignores)."""
     if given is not None:
+        if given < 0:
+            raise CommandError(f"expected 0 (no limit) or more, got {given}")
         return given
     try:
-        return float(os.environ.get(variable, "6"))
+        value = float(os.environ.get(variable, str(default)))
     except ValueError:
         raise CommandError(f"${variable} must be a number, not {os.environ[variable]!r}") from None
+    if value < 0:
+        raise CommandError(f"${variable} must be 0 (no limit) or more, not {value}")
+    return value
 
 
 def _cluster_settings(args: argparse.Namespace) -> ClusterSettings | None:

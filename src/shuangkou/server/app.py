@@ -25,10 +25,14 @@ from typing import Any, cast
 
 import uvicorn
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.responses import PlainTextResponse
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from . import http, websocket
+from .admission import Admission
 from .datalock import ClaimError, claim
 from .headers import HeaderTimedProtocol
 from .metrics import METRICS
@@ -73,9 +77,27 @@ def create_app(settings: ServerSettings, claimed: bool = False, instance: str | 
 
     web = resources.files("shuangkou") / "web"
     routes: list[BaseRoute] = [*http.routes(), Mount("/", StaticFiles(directory=str(web), html=True), name="web")]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(HealthOnly, admission=state.admission)])
     app.state.server = state
     return app
+
+
+class HealthOnly:
+    """ASGI middleware: a connection admitted while the process is full (:class:`~.admission.Admission`)
+    gets the health check and nothing else (``503``)."""
+
+    def __init__(self, app: ASGIApp, admission: Admission) -> None:
+        self.app = app
+        self.admission = admission
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        client = scope.get("client")
+        if scope["type"] == "http" and scope["path"] != "/healthz" and client is not None \
+                and self.admission.health_only(tuple(client)):
+            response = PlainTextResponse("The server is full: try again later\n", status_code=503)
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
 
 
 def serve(settings: ServerSettings, host: str, port: int, on_ready: Callable[[], None] = lambda: None) -> None:
@@ -108,7 +130,9 @@ def uvicorn_config(app: Starlette, **options: Any) -> uvicorn.Config:
     would its own protocol class)."""
     state = app.state.server
     sockets = cast(type[asyncio.Protocol], functools.partial(websocket.PlayerSocket, state))
-    http = cast(type[asyncio.Protocol], functools.partial(HeaderTimedProtocol, seconds=state.settings.header_seconds))
+    http = cast(type[asyncio.Protocol], functools.partial(
+        HeaderTimedProtocol, seconds=state.settings.header_seconds, admission=state.admission
+    ))
     return uvicorn.Config(
         app, log_level="warning", http=http, ws=sockets, ws_max_size=MAX_TRANSPORT_FRAME_BYTES, **options
     )

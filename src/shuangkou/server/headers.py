@@ -1,4 +1,5 @@
-"""uvicorn's HTTP protocol with a deadline for every request's headers.
+"""uvicorn's HTTP protocol with a deadline for every request's headers, and connections
+admitted by :class:`~.admission.Admission` (by client address, with a reserve).
 
 uvicorn times a connection out only between requests (its keep-alive timeout): one that
 opens and sends nothing, or sends its headers a line every few seconds (slowloris), is
@@ -15,6 +16,9 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from .admission import Admission, Admitted, peer_address
+from .metrics import METRICS
+
 __all__ = ["HEADER_SECONDS", "HeaderTimedProtocol"]
 
 HEADER_SECONDS = 10.0
@@ -22,19 +26,31 @@ HEADER_SECONDS = 10.0
 
 
 class HeaderTimedProtocol(HttpToolsProtocol):
-    """:class:`HttpToolsProtocol`, each request's headers due within ``seconds``."""
+    """:class:`HttpToolsProtocol`, each request's headers due within ``seconds``, each
+    connection admitted by ``admission`` (closed at once when refused)."""
 
-    def __init__(self, *args: Any, seconds: float = HEADER_SECONDS, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, seconds: float = HEADER_SECONDS, admission: Admission | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.header_seconds = seconds
+        self.admission = admission
         self._headers_due: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        if self.admission is not None:
+            peer = transport.get_extra_info("peername")
+            if self.admission.admit(transport, peer_address(peer), peer) is Admitted.REFUSED:
+                METRICS.errors.labels("too_many_connections").inc()
+                transport.close()
+                return
         self._arm()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        if self.admission is not None and self.transport is not None:
+            self.admission.release(self.transport, peer_address(self.transport.get_extra_info("peername")))
         super().connection_lost(exc)
 
     def on_message_begin(self) -> None:

@@ -26,7 +26,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
-from .settings import GUESTS_PER_MINUTE_VARIABLE
+from .settings import PER_ADDRESS_VARIABLES
 
 __all__ = ["ServerProcess", "ServerStartError", "free_port"]
 
@@ -116,8 +116,8 @@ class ServerProcess:
         ]
         self._log = open(self.log_path, "ab")  # noqa: SIM115 - kept open while the server runs
         log_start = self._log.tell()
-        # Every account a test or a load test makes comes from this one address: no limit on guests.
-        environment = {**os.environ, GUESTS_PER_MINUTE_VARIABLE: os.environ.get(GUESTS_PER_MINUTE_VARIABLE, "0")}
+        # Every client of a test or a load test comes from this one address: no limits per address.
+        environment = {**os.environ, **{name: os.environ.get(name, "0") for name in PER_ADDRESS_VARIABLES}}
         self.process = subprocess.Popen(command, stdout=self._log, stderr=subprocess.STDOUT, env=environment)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -12,10 +12,25 @@ from ..store import DEFAULT_DATABASE_URL
 from .cluster import ClusterSettings
 from .headers import HEADER_SECONDS
 
-__all__ = ["DATABASE_FILE", "GUESTS_PER_MINUTE_VARIABLE", "ServerSettings", "database_url_in"]
+__all__ = [
+    "ADDRESS_RATE_VARIABLE",
+    "CONNECTIONS_PER_ADDRESS_VARIABLE",
+    "DATABASE_FILE",
+    "GUESTS_PER_MINUTE_VARIABLE",
+    "PER_ADDRESS_VARIABLES",
+    "ServerSettings",
+    "database_url_in",
+]
 
 GUESTS_PER_MINUTE_VARIABLE: Final = "SHUANGKOU_GUESTS_PER_MINUTE"
 """The environment variable that sets the default of ``serve --guests-per-minute``."""
+CONNECTIONS_PER_ADDRESS_VARIABLE: Final = "SHUANGKOU_CONNECTIONS_PER_ADDRESS"
+"""The environment variable that sets the default of ``serve --connections-per-address``."""
+ADDRESS_RATE_VARIABLE: Final = "SHUANGKOU_ADDRESS_RATE"
+"""The environment variable that sets the default of ``serve --address-rate``."""
+PER_ADDRESS_VARIABLES: Final = (GUESTS_PER_MINUTE_VARIABLE, CONNECTIONS_PER_ADDRESS_VARIABLE, ADDRESS_RATE_VARIABLE)
+"""The limits per client address, which servers whose clients all share one address (tests,
+load tests) turn off."""
 
 DATABASE_FILE: Final = PurePosixPath(make_url(DEFAULT_DATABASE_URL).database or "").name
 """The SQLite file of the default database (:data:`shuangkou.store.DEFAULT_DATABASE_URL`)."""
@@ -49,6 +64,10 @@ class ServerSettings:
     replays_per_second: float = 10.0  # GET /api/games/ID per client address, after a burst of replay_burst; 0: no limit
     replay_burst: float = 20.0
     connections_per_account: int = 8  # WebSockets one account may hold open at once
+    connections_per_address: int = 256  # connections one client address may hold open at once; 0: no limit
+    max_connections: int | None = None  # connections in all; None: the file descriptor limit less a reserve
+    address_rate: float = 200.0  # WebSocket messages per second per client address, all its connections; 0: no limit
+    address_burst: float = 400.0
     header_seconds: float = HEADER_SECONDS  # a request's headers are due within this (slow clients are closed)
     tune_gc: bool = False  # set by serve(): a process of its own may tune the garbage collector
     ws_deflate: bool = False  # per-message compression: less bandwidth, much more CPU and memory per socket

@@ -15,6 +15,7 @@ from redis import RedisError
 from starlette.requests import HTTPConnection
 
 from ..store import Account, Store
+from .admission import Admission, default_most_connections
 from .cluster import Cluster, NodeStatus
 from .connection import AddressLimiter, Connection, RateLimiter
 from .lobby import Lobby, LobbyError
@@ -59,6 +60,11 @@ class AppState:
         self.account_limits: dict[int, RateLimiter] = {}  # messages per account, shared by its connections
         self.guest_limits = AddressLimiter(settings.guests_per_minute / 60, settings.guest_burst)
         self.replay_limits = AddressLimiter(settings.replays_per_second, settings.replay_burst)
+        # Messages per client address, shared by all its connections and accounts (0: no limit).
+        self.address_messages = AddressLimiter(settings.address_rate, settings.address_burst)
+        self.admission = Admission(  # connections per client address, and in all (.admission)
+            settings.connections_per_address, settings.max_connections or default_most_connections()
+        )
         self.replays: OrderedDict[str, bytes] = OrderedDict()  # finished games' replays, encoded (http.py)
         self.replay_slots = asyncio.Semaphore(REPLAYS_AT_ONCE)
         # SQLite: the calls run in the event loop itself. A call takes a fraction of a

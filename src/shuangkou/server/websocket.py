@@ -39,6 +39,7 @@ from websockets.server import ServerProtocol
 from ..errors import ErrorCode
 from ..store import Account
 from . import protocol as p
+from .admission import peer_address
 from .cluster import Redirect
 from .connection import Connection, RateLimiter
 from .inbox import Disconnect, Received, Reconnect, Unwatch, Watch
@@ -62,9 +63,10 @@ Work = Coroutine[Any, Any, None]
 class ClientSession:
     """One open connection of an account: what it watches, how fast it may send."""
 
-    def __init__(self, state: AppState, connection: Connection) -> None:
+    def __init__(self, state: AppState, connection: Connection, address: str) -> None:
         self.state = state
         self.connection = connection
+        self.address = address
         self.account: Account = connection.account
         self.limiter = RateLimiter(state.settings.rate, state.settings.burst)
         # The account's allowance, shared by its connections: more connections send no more.
@@ -76,7 +78,8 @@ class ClientSession:
     def handle(self, data: bytes) -> Work | None:
         """One message: handled now, or the work to await before the next (seating, or a
         table watched on another node)."""
-        if not (self.limiter.allow() and self.account_limiter.allow()):
+        allowed = self.limiter.allow() and self.account_limiter.allow()
+        if not (allowed and self.state.address_messages.allow(self.address)):
             self.refuse("rate_limited", "too many messages; slow down")
             return None
         try:
@@ -174,6 +177,7 @@ class PlayerSocket(SansIOSocket[ServerProtocol]):
         self.ping_interval = config.ws_ping_interval
         self.ping_timeout = config.ws_ping_timeout
         self.session: ClientSession | None = None
+        self.address = "local"  # the client's address (connection_made)
         self.lost = False
         self._busy: asyncio.Task[None] | None = None  # work the next message waits for
         self._backlog: deque[bytes] = deque()  # messages read meanwhile
@@ -204,10 +208,13 @@ class PlayerSocket(SansIOSocket[ServerProtocol]):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]  # a TCP transport (uvloop's is not a subclass)
+        self.address = peer_address(transport.get_extra_info("peername"))
         self.registry.add(self)  # type: ignore[arg-type]  # uvicorn keeps its protocols there
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.protocol.receive_eof()  # closed for the protocol too: nothing more is sent
+        if self.transport is not None:  # counted since its HTTP upgrade request (.admission)
+            self.state.admission.release(self.transport, self.address)
         self.transport = None
         self.lost = True
         self.registry.discard(self)
@@ -229,7 +236,12 @@ class PlayerSocket(SansIOSocket[ServerProtocol]):
         assert isinstance(request, Request)  # a server's protocol reads requests
         path, _, query = request.path.partition("?")
         protocol = self.protocol
-        response = protocol.accept(request) if path == PATH else protocol.reject(404, "Not Found\n")
+        if self.transport is not None and self.state.admission.health_only(self.transport.get_extra_info("peername")):
+            response = protocol.reject(503, "The server is full: try again later\n")
+        elif path == PATH:
+            response = protocol.accept(request)
+        else:
+            response = protocol.reject(404, "Not Found\n")
         protocol.send_response(response)
         if response.status_code != 101:
             return
@@ -268,7 +280,7 @@ class PlayerSocket(SansIOSocket[ServerProtocol]):
             )
             return
         connection = Connection(account, self)
-        self.session = ClientSession(state, connection)
+        self.session = ClientSession(state, connection, self.address)
         state.connections.add(connection)
         state.connections_of[account.id] += 1
         METRICS.connections.inc()

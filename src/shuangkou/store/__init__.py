@@ -74,10 +74,10 @@ from .errors import (
     ZeroSumError,
 )
 from .fences import Fence, RunningGame
-from .journal import GAME_STATUSES, GameAction, Journal, StoredGame, _finished, _games
+from .journal import GAME_STATUSES, GameAction, StoredGame, _finished, _games
 from .ledger import LedgerEntry, _ledger_entry
-from .schema import ID_MAX_LENGTH, games_table, ledger_table, metadata
 from .matches import Matches
+from .schema import ID_MAX_LENGTH, games_table, ledger_table, metadata
 from .settlements import Payout, Settlements
 
 __all__ = [
