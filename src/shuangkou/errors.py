@@ -60,6 +60,8 @@ ErrorCode = Literal[
     "no_cards",
     "invalid_combination",
     "does_not_beat",
+    "illegal_follow",
+    "declaration_refused",
     "not_hosted",
     "escaped",
     "game_over",

@@ -1,0 +1,437 @@
+"""A Tractor room: a TOML file validated into a frozen :class:`TractorRoom` (T12).
+
+Every setting of T12 and what every room shares, grouped into tables::
+
+    game = "tractor"          # top level: game, name, edition
+    [deal]     start_level, deal_interval_ms, declare_window_seconds, equal_pair_by_suit,
+               self_override, first_dealer, first_hand_no_bid, max_redeals, no_bid_trump,
+               bury_seconds                                           (T1.2, T2, T3)
+    [play]     two_is_constant_trump, failed_throw_forced, reveal_throw_blocker,
+               throw_penalty_per_card, partial_tractor_follow, auto_play_forced,
+               bot_fill, bot_level                                    (T4.3, T6, T7)
+    [scoring]  bottom_multiplier, attacker_levels, must_play_levels, hand_units
+                                                                      (T9, T10.3, T11.4)
+    [timers]   turn_seconds, max_timeouts, ready_seconds, bot_fill_seconds   (T11.1)
+    [balance]  starting_balance, allow_negative, levels               (R9.4, R9.5)
+    [house]    table_fee, win_fee_share                               (R9.7)
+    [escape]   escape_mode, escape_units                              (T11.5)
+    [table]    seats (always 4)
+
+Key names are unique across the tables: a key is named by its plain name or its dotted
+path, in files and in overrides. ``[balance]`` and ``[house]`` keys a file leaves out come
+from the shipped file of the room's edition (``configs/points.toml`` or
+``configs/wealth.toml``: the R9.4 level tables, as C5.1); every other key left out takes
+its T12 default. Errors are :class:`~shuangkou.roomfiles.ConfigError`, one line per
+problem, ``FILE: KEY: expected WHAT, found VALUE``.
+
+>>> room = load_tractor_room("tractor", {"must_play_levels": ["5", "10", "K", "A"]})
+>>> room.start_level, room.must_play, room.match_points_for(1000, 200, 5000, 1000)
+('2', (3, 8, 11, 12), 20)
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import itertools
+import json
+import os
+from collections.abc import Mapping
+from importlib import resources
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from ...editions import EDITIONS, MAX_AMOUNT, Edition
+from ...payouts import level_index
+from ...roomfiles import ConfigError, Problem, parse_toml, read_room_file
+from .order import LEVEL_RANKS, rank_index
+
+__all__ = ["SHIPPED_ROOMS", "TABLES", "BalanceLevel", "TractorRoom", "load_tractor_room", "tractor_room_from_dict"]
+
+SHIPPED_ROOMS: tuple[str, ...] = ("tractor",)
+"""The shipped Tractor rooms (``configs/NAME.toml``)."""
+
+TABLES: dict[str, tuple[str, ...]] = {
+    "": ("game", "name", "edition"),
+    "deal": (
+        "start_level", "deal_interval_ms", "declare_window_seconds", "equal_pair_by_suit", "self_override",
+        "first_dealer", "first_hand_no_bid", "max_redeals", "no_bid_trump", "bury_seconds",
+    ),
+    "play": (
+        "two_is_constant_trump", "failed_throw_forced", "reveal_throw_blocker", "throw_penalty_per_card",
+        "partial_tractor_follow", "auto_play_forced", "bot_fill", "bot_level",
+    ),
+    "scoring": ("bottom_multiplier", "attacker_levels", "must_play_levels", "hand_units"),
+    "timers": ("turn_seconds", "max_timeouts", "ready_seconds", "bot_fill_seconds"),
+    "balance": ("starting_balance", "allow_negative", "levels"),
+    "house": ("table_fee", "win_fee_share"),
+    "escape": ("escape_mode", "escape_units"),
+    "table": ("seats",),
+}
+"""The file layout: table name ("" for the top level) -> its keys."""
+
+FIELD_TABLE: dict[str, str] = {key: table for table, keys in TABLES.items() for key in keys}
+
+_FROM_EDITION = ("balance", "house")  # tables whose missing keys come from the edition's shipped file
+
+Rank = Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+Seconds = Annotated[float, Field(gt=0)]
+Amount = Annotated[int, Field(ge=0, le=MAX_AMOUNT)]
+SignedAmount = Annotated[int, Field(ge=-MAX_AMOUNT, le=MAX_AMOUNT)]
+Units = Annotated[int, Field(ge=-10**6, le=10**6)]
+
+
+class BalanceLevel(BaseModel):
+    """One level of R9.4: a balance of at least ``needed`` plays for ``match_points``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    level: Annotated[int, Field(ge=0)]
+    needed: SignedAmount
+    match_points: Amount
+
+
+class TractorRoom(BaseModel):
+    """A Tractor room (T12), immutable and validated: build it with
+    :func:`load_tractor_room`. Fields are flat; :data:`TABLES` says which TOML table holds
+    each. ``docs/configuration.md`` describes every key."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    game: Literal["tractor"] = "tractor"
+    name: str = "Tractor"
+    edition: Edition = "points"
+    # [deal]
+    start_level: Rank = "2"
+    deal_interval_ms: Annotated[int, Field(ge=0, le=60_000)] = 200
+    declare_window_seconds: Annotated[float, Field(ge=1)] = 5.0
+    equal_pair_by_suit: bool = False
+    self_override: bool = False
+    first_dealer: Literal["first_declarer", "final_declarer"] = "first_declarer"
+    first_hand_no_bid: Literal["redeal", "third_bottom"] = "redeal"
+    max_redeals: Annotated[int, Field(ge=0, le=10)] = 3
+    no_bid_trump: Literal["third_bottom", "no_trump"] = "third_bottom"
+    bury_seconds: Annotated[float, Field(ge=5)] = 30.0
+    # [play]
+    two_is_constant_trump: bool = False
+    failed_throw_forced: Literal["lowest", "smallest"] = "lowest"
+    reveal_throw_blocker: bool = False
+    throw_penalty_per_card: Annotated[int, Field(ge=0, le=200)] = 0
+    partial_tractor_follow: bool = True
+    auto_play_forced: bool = True
+    bot_fill: Literal["offer", "auto"] = "offer"
+    bot_level: Literal["easy", "normal", "expert"] = "normal"
+    # [scoring]
+    bottom_multiplier: Literal["doubling", "linear", "per_card"] = "doubling"
+    attacker_levels: Literal["cap", "every_40"] = "cap"
+    must_play_levels: tuple[Rank, ...] = ("A",)
+    hand_units: tuple[Units, ...] = (-3, -2, -1, 1, 2, 3, 4)
+    # [timers]
+    turn_seconds: Seconds = 20.0
+    max_timeouts: Annotated[int, Field(ge=1)] = 3
+    ready_seconds: Seconds = 30.0
+    bot_fill_seconds: Annotated[float, Field(ge=0)] = 0.0
+    # [balance]
+    starting_balance: SignedAmount = 1000
+    allow_negative: bool = True
+    levels: tuple[BalanceLevel, ...] = ()
+    # [house]
+    table_fee: Amount = 0
+    win_fee_share: Annotated[float, Field(ge=0, le=1)] = 0.0
+    # [escape]
+    escape_mode: Literal["host", "settle"] = "host"
+    escape_units: Annotated[int, Field(ge=0, le=10**6)] = 12
+    # [table]
+    seats: Literal[4] = 4
+
+    @model_validator(mode="before")
+    @classmethod
+    def _tuples(cls, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            return {key: tuple(value) if isinstance(value, list) else value for key, value in data.items()}
+        return data
+
+    @field_validator("levels")
+    @classmethod
+    def _check_levels(cls, rows: tuple[BalanceLevel, ...]) -> tuple[BalanceLevel, ...]:
+        if not rows:
+            raise ValueError("at least one level row")
+        for before, after in itertools.pairwise(rows):
+            if after.level != before.level + 1 or after.needed <= before.needed or \
+                    after.match_points < before.match_points:
+                raise ValueError("consecutive levels, 'needed' rising, 'match_points' never falling")
+        return rows
+
+    @field_validator("hand_units")
+    @classmethod
+    def _check_units(cls, units: tuple[int, ...]) -> tuple[int, ...]:
+        if len(units) != 7:
+            raise ValueError("an array of 7 integers (T11.4: A ≤ 0, 5–35, 40–75, 80–115, 120–155, 160–195, ≥ 200)")
+        return units
+
+    @field_validator("must_play_levels")
+    @classmethod
+    def _check_must_play(cls, levels: tuple[str, ...]) -> tuple[str, ...]:
+        if "A" not in levels:
+            raise ValueError('must-play levels including "A" (T10.3)')
+        return levels
+
+    @model_validator(mode="after")
+    def _check_stakes(self) -> TractorRoom:
+        if self.most_at_stake > MAX_AMOUNT:
+            raise ValueError(f"a room whose largest hand stays within {MAX_AMOUNT} (match points × units)")
+        return self
+
+    # -- what the rules read ------------------------------------------------------
+
+    @functools.cached_property
+    def start(self) -> int:
+        """The index of ``start_level`` (0 = ``"2"``)."""
+        return rank_index(self.start_level)
+
+    @functools.cached_property
+    def must_play(self) -> tuple[int, ...]:
+        """The must-play levels as indexes, A always among them (T10.3)."""
+        return tuple(sorted({rank_index(level) for level in self.must_play_levels} | {12}))
+
+    @property
+    def entry_balance(self) -> int | None:
+        """R9.4: the least balance that may sit in a wealth room; None in the points edition."""
+        return self.levels[0].needed if self.edition == "wealth" else None
+
+    def can_sit(self, balance: int) -> bool:
+        """Whether a player of this balance may sit down."""
+        entry = self.entry_balance
+        return entry is None or balance >= entry
+
+    def stake_level(self, balance: int) -> int:
+        """The balance's level (R9.4)."""
+        return self.levels[level_index(self._thresholds, balance)].level
+
+    @functools.cached_property
+    def _thresholds(self) -> tuple[int, ...]:
+        return tuple(row.needed for row in self.levels)
+
+    def match_points_for(self, *balances: int) -> int:
+        """X: the match points of the lowest level among the players (T11.4, C5.1)."""
+        return self.levels[min(level_index(self._thresholds, balance) for balance in balances)].match_points
+
+    @property
+    def stakes(self) -> tuple[int, int]:
+        """The match points of the first and the last level."""
+        return self.levels[0].match_points, self.levels[-1].match_points
+
+    @property
+    def most_at_stake(self) -> int:
+        """What one seat can pay or receive in one hand at most: the largest match points
+        times the largest units plus the escape units (T11.4–T11.5), and the table fee."""
+        if not self.levels:
+            return 0
+        units = max(abs(unit) for unit in self.hand_units) + self.escape_units
+        return self.levels[-1].match_points * units + self.table_fee
+
+    # -- output -------------------------------------------------------------------
+
+    def to_toml_dict(self) -> dict[str, Any]:
+        """The room in its file layout, as plain JSON values."""
+        flat = self.model_dump(mode="json")
+        grouped: dict[str, Any] = {}
+        for table, keys in TABLES.items():
+            target = grouped if not table else grouped.setdefault(table, {})
+            for key in keys:
+                value = flat[key]
+                target[key] = int(value) if isinstance(value, float) and value.is_integer() else value
+        return grouped
+
+    def to_json(self) -> str:
+        """The resolved room as indented JSON (stored with every hand; ``check-config``)."""
+        return self._json
+
+    @functools.cached_property
+    def _json(self) -> str:
+        return json.dumps(self.to_toml_dict(), indent=2, ensure_ascii=False)
+
+
+# ---------------------------------------------------------------------------
+# Loading
+
+
+def _show(value: object) -> str:
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (a boolean)"
+    if isinstance(value, int):
+        return f"{value} (an integer)"
+    if isinstance(value, float):
+        return f"{value} (a float)"
+    if isinstance(value, str):
+        return f"{json.dumps(value, ensure_ascii=False)} (a string)"
+    if isinstance(value, list | tuple):
+        return f"an array of {len(value)} item{'s' if len(value) != 1 else ''}"
+    if isinstance(value, Mapping):
+        return "a table"
+    return "nothing" if value is None else repr(value)
+
+
+def _suggest(word: str, choices: list[str]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _flatten(data: Mapping[str, Any], source: str) -> tuple[dict[str, Any], list[Problem]]:
+    flat: dict[str, Any] = {}
+    problems: list[Problem] = []
+    tables = [table for table in TABLES if table]
+    for key, value in data.items():
+        if key in tables:
+            if not isinstance(value, Mapping):
+                problems.append(Problem(source, key, f"a table [{key}]", _show(value)))
+                continue
+            for inner, inner_value in value.items():
+                if FIELD_TABLE.get(inner) == key:
+                    flat[inner] = inner_value
+                else:
+                    home = FIELD_TABLE.get(inner)
+                    hint = (f" ({inner} belongs in {f'[{home}]' if home else 'the top level'})" if home is not None
+                            else _suggest(inner, list(TABLES[key])))
+                    problems.append(Problem(source, f"{key}.{inner}", f"one of {', '.join(TABLES[key])}",
+                                            f"unknown key {inner!r}{hint}"))
+        elif FIELD_TABLE.get(key) == "":
+            flat[key] = value
+        elif key in FIELD_TABLE:
+            problems.append(Problem(source, key, f"{key} inside the table [{FIELD_TABLE[key]}]", "it at the top level"))
+        else:
+            choices = [*TABLES[""], *tables]
+            problems.append(Problem(source, key, f"one of {', '.join(TABLES[''])} or a table [{'], ['.join(tables)}]",
+                                    f"unknown key {key!r}{_suggest(key, choices)}"))
+    return flat, problems
+
+
+_EXPECTED = {
+    "int_type": "an integer",
+    "float_type": "a number",
+    "bool_type": "true or false",
+    "string_type": "a string",
+    "tuple_type": "an array",
+    "model_type": "a table",
+    "dict_type": "a table",
+    "missing": "this key (it is required)",
+    "greater_than_equal": "a value of at least {ge}",
+    "greater_than": "a value above {gt}",
+    "less_than_equal": "a value of at most {le}",
+}
+
+
+def _dotted(loc: tuple[str | int, ...]) -> str:
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
+    first = loc[0] if loc else ""
+    table = FIELD_TABLE.get(first, "") if isinstance(first, str) else ""
+    return f"{table}.{text}" if table else text
+
+
+def _problems(error: ValidationError, source: str) -> list[Problem]:
+    problems = []
+    for item in error.errors():
+        loc: tuple[str | int, ...] = tuple(item["loc"])
+        kind = item["type"]
+        ctx = item.get("ctx") or {}
+        found = "nothing" if kind == "missing" else _show(item.get("input"))
+        if kind == "literal_error":
+            expected = str(ctx.get("expected", "one of the allowed values"))
+        elif kind == "extra_forbidden":
+            expected, found = f"one of {', '.join(BalanceLevel.model_fields)}", f"unknown key {loc[-1]!r}"
+        elif kind == "value_error":
+            expected = str(item["msg"]).removeprefix("Value error, ")
+        elif kind in _EXPECTED:
+            expected = _EXPECTED[kind].format(**ctx)
+        else:
+            expected = str(item["msg"]).removeprefix("Input should be ")
+        if loc and loc[-1] == "start_level" and kind == "literal_error":
+            expected = f"a rank: {', '.join(repr(rank) for rank in LEVEL_RANKS)}"
+        problems.append(Problem(source, _dotted(loc) if loc else "", expected, found))
+    return problems
+
+
+def _validate(data: Mapping[str, Any], source: str) -> TractorRoom:
+    flat, problems = _flatten(data, source)
+    try:
+        room = TractorRoom.model_validate(flat)
+    except ValidationError as error:
+        raise ConfigError(problems + _problems(error, source)) from None
+    if problems:
+        raise ConfigError(problems)
+    return room
+
+
+def _read_shipped(name: str) -> dict[str, Any]:
+    text = resources.files("shuangkou").joinpath("configs", f"{name}.toml").read_text(encoding="utf-8")
+    return parse_toml(text, f"configs/{name}.toml")
+
+
+@functools.cache
+def _edition_defaults(edition: str) -> dict[str, dict[str, Any]]:
+    """The ``[balance]`` and ``[house]`` tables of the edition's shipped file."""
+    shipped = _read_shipped(edition)
+    return {table: dict(shipped.get(table, {})) for table in _FROM_EDITION}
+
+
+def _with_edition(data: Mapping[str, Any], source: str) -> dict[str, Any]:
+    edition = data.get("edition", "points")
+    if edition not in EDITIONS:
+        raise ConfigError([Problem(source, "edition", " or ".join(repr(name) for name in EDITIONS), _show(edition))])
+    merged = dict(data)
+    for table, defaults in _edition_defaults(str(edition)).items():
+        given = merged.get(table, {})
+        if isinstance(given, Mapping):
+            merged[table] = {**defaults, **given}
+    return merged
+
+
+def _set(data: dict[str, Any], key: str, value: object, source: str) -> None:
+    parts = key.split(".")
+    if parts[0] in TABLES and parts[0]:
+        path = parts
+    elif parts[0] in FIELD_TABLE:
+        table = FIELD_TABLE[parts[0]]
+        path = [table, *parts] if table else parts
+    else:
+        known = [name for name in FIELD_TABLE if name]
+        raise ConfigError([Problem(source, key, "a configuration key (a plain name such as start_level, or a "
+                                   "dotted path such as deal.start_level)",
+                                   f"unknown key {parts[0]!r}{_suggest(parts[0], known)}")])
+    target = data
+    for depth, part in enumerate(path[:-1]):
+        inner = target.get(part)
+        if inner is None:
+            inner = target[part] = {}
+        elif isinstance(inner, dict):
+            inner = target[part] = dict(inner)
+        else:
+            raise ConfigError([Problem(source, ".".join(path[: depth + 1]), "a table to set a key in", _show(inner))])
+        target = inner
+    target[path[-1]] = value
+
+
+def tractor_room_from_dict(
+    data: Mapping[str, Any], overrides: Mapping[str, object] | None = None, *, source: str = "<data>"
+) -> TractorRoom:
+    """A room from data in the file layout (missing keys: their defaults), with ``overrides``
+    (plain names or dotted paths); :class:`ConfigError` naming ``source`` and the key."""
+    room = _validate(_with_edition(data, source), source)
+    if not overrides:
+        return room
+    label = f"overrides (on {source})"
+    changed: dict[str, Any] = {key: dict(value) if isinstance(value, Mapping) else value for key, value in data.items()}
+    for key, value in overrides.items():
+        _set(changed, str(key), value, label)
+    return _validate(_with_edition(changed, label), label)
+
+
+def load_tractor_room(source: str | os.PathLike[str], overrides: Mapping[str, object] | None = None) -> TractorRoom:
+    """A room from a shipped name (:data:`SHIPPED_ROOMS`) or a TOML file, with ``overrides``."""
+    if isinstance(source, str) and source in SHIPPED_ROOMS:
+        return tractor_room_from_dict(_read_shipped(source), overrides, source=f"configs/{source}.toml")
+    path = os.fspath(source)
+    return tractor_room_from_dict(read_room_file(path, ", ".join(SHIPPED_ROOMS)), overrides, source=path)
