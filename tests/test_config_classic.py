@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from shuangkou.games import check_config_main
 from shuangkou.games.shuangkou.config import (
     CLASSIC_ROOMS,
     EDITIONS,
@@ -17,7 +18,6 @@ from shuangkou.games.shuangkou.config import (
     SHIPPED_NAMES,
     TABLES,
     ConfigError,
-    check_config_main,
     config_from_dict,
     load_config,
 )
