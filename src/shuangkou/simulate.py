@@ -7,7 +7,9 @@ win rates with 95 % confidence intervals, transfers per game, result levels, the
 own figure per seat (Shuangkou: scoring phases), escapes and hosting. Optional timeouts
 and escapes make the games behave like real tables (R10, R11.3). In a room of more seats
 each bot plays every other seat: with four Shuangkou seats, a team (C1.1), the teams
-swapped every other game.
+swapped every other game. With an odd number of seats no such split is fair: the first
+bot plays one seat, rotating over the games, and the second bot every other seat
+(Royalist's five: one seat A, four seats B, whatever roles the cards give them).
 """
 
 from __future__ import annotations
@@ -61,10 +63,12 @@ def play_game(
 class GameSummary:
     """One simulated game, from the bots' point of view (index into the bot list). With
     more seats than bots a bot plays several: ``winner`` is the bot of the first winning
-    seat (with four Shuangkou seats, the winning team's, C5.2), ``deltas`` the sum over
+    seat (with four Shuangkou seats, the winning team's, C5.2; -1 when no seat won, a
+    draw), ``won`` says of each bot whether one of its seats won, ``deltas`` the sum over
     the bot's seats and ``figures`` the largest of its seats' figures (a team's phase, C4.2)."""
 
     winner: int
+    won: tuple[bool, bool]
     result: str
     deltas: tuple[int, int]
     house: int
@@ -74,10 +78,14 @@ class GameSummary:
     escapes: int
 
 
-def bot_of_seat(seat: int, seed: int) -> int:
-    """The bot (0 or 1) that plays ``seat`` in the game of ``seed``: bot 0 in the even
-    seats on even seeds and in the odd seats on odd seeds, so each bot plays each seat,
-    and with four seats each team (C1.1: seats 0+2 and 1+3), equally often."""
+def bot_of_seat(seat: int, seed: int, seats: int = 2) -> int:
+    """The bot (0 or 1) that plays ``seat`` in the game of ``seed`` at a table of ``seats``.
+    With an even number of seats, bot 0 in the even seats on even seeds and in the odd
+    seats on odd seeds, so each bot plays each seat, and with four seats each team (C1.1:
+    seats 0+2 and 1+3), equally often. With an odd number, bot 0 in seat ``seed mod
+    seats`` only (each seat in turn) and bot 1 in all the others."""
+    if seats % 2:
+        return 0 if seat == seed % seats else 1
     return (seat + seed) % 2
 
 
@@ -86,13 +94,14 @@ def _play_one(
 ) -> GameSummary:
     game = family(config.game)
     seats = range(config.seats)
-    bot_at = [bot_of_seat(seat, seed) for seat in seats]
+    bot_at = [bot_of_seat(seat, seed, config.seats) for seat in seats]
     bots = [game.player(names[bot_at[seat]], seed + seat, config, budget) for seat in seats]
     hand = play_game(config, bots, seed, timeout_rate, escape_rate)
     settlement = hand.settlement([config.starting_balance] * config.seats)
     facts = game.facts(hand, config)
     return GameSummary(
-        winner=bot_at[facts.winners[0]],
+        winner=bot_at[facts.winners[0]] if facts.winners else -1,
+        won=(any(bot_at[seat] == 0 for seat in facts.winners), any(bot_at[seat] == 1 for seat in facts.winners)),
         result=facts.result,
         deltas=(
             sum(settlement.deltas[seat] for seat in seats if bot_at[seat] == 0),
@@ -130,6 +139,8 @@ class BotStats:
     win_rate_95: tuple[float, float]
     mean_delta: float
     stdev_delta: float
+    mean_figure: float
+    """The mean of the bot's largest figure per game (Royalist: the lone seat's units)."""
     figures: dict[str, float]
     """How often the bot's largest figure took each value (the report names it by the game's figure)."""
     wins_by_result: dict[str, float]
@@ -152,7 +163,7 @@ class Report:
         count = len(self.games)
         stats = []
         for k, name in enumerate(self.bots):
-            won = Counter(game.result for game in self.games if game.winner == k)
+            won = Counter(game.result for game in self.games if game.won[k])
             wins = won.total()
             deltas = [game.deltas[k] for game in self.games]
             low, high = wilson_interval(wins, count)
@@ -163,6 +174,7 @@ class Report:
                 win_rate_95=(round(low, 4), round(high, 4)),
                 mean_delta=statistics.fmean(deltas) if deltas else 0.0,
                 stdev_delta=statistics.stdev(deltas) if count > 1 else 0.0,
+                mean_figure=statistics.fmean(game.figures[k] for game in self.games) if count else 0.0,
                 figures=_frequencies(game.figures[k] for game in self.games),
                 wins_by_result={result: won[result] / count for result in sorted(won)},
             ))
@@ -175,7 +187,7 @@ class Report:
         return {
             "config": self.config,
             "games": count,
-            "bots": [self._bot_dict(stats) for stats in self.bot_stats()],
+            "bots": [self._bot_dict(stats, index) for index, stats in enumerate(self.bot_stats())],
             "mean_transfer": statistics.fmean(transfers) if transfers else 0.0,
             "stdev_transfer": statistics.stdev(transfers) if count > 1 else 0.0,
             "max_transfer": max(transfers, default=0),
@@ -186,13 +198,21 @@ class Report:
             "hosting_switched_on": sum(game.hosting_on for game in self.games),
         }
 
-    def _bot_dict(self, stats: BotStats) -> dict[str, object]:
+    def _bot_dict(self, stats: BotStats, index: int) -> dict[str, object]:
         data = asdict(stats)
         wins_by_result = data.pop("wins_by_result")
+        mean_figure = data.pop("mean_figure")
+        if self._lone_seat and index == 0:  # the lone seat's mean figure (Royalist: its mean units)
+            data[f"mean_{self.figure.replace(' ', '_')}"] = mean_figure
         data[self.figure.replace(" ", "_")] = data.pop("figures")
         if self._several_seats:  # one seat each: the results of the room say it all
             data["wins_by_result"] = wins_by_result
         return data
+
+    @property
+    def _lone_seat(self) -> bool:
+        """The first bot plays one seat against the second in all others (:func:`bot_of_seat`)."""
+        return self.seats % 2 == 1
 
     @property
     def _several_seats(self) -> bool:
@@ -202,18 +222,21 @@ class Report:
     def to_text(self) -> str:
         """A short human-readable report."""
         data = self.to_dict()
-        teams = self._several_seats  # each bot is a team: say so, and how it won
-        lines = [f"{len(self.games)} games, room {self.config!r}" + (", one team per bot" if teams else "")]
+        lone = self._lone_seat  # one seat against the others: say so
+        teams = self._several_seats and not lone  # each bot is a team: say so, and how it won
+        setting = ", one team per bot" if teams else ", one seat against the others" if lone else ""
+        lines = [f"{len(self.games)} games, room {self.config!r}{setting}"]
         wins, per_game, figures = ("team wins", "per game (both players)", f"team {self.figure}") if teams else (
             "wins", "per game", self.figure
         )
-        for bot in self.bot_stats():
+        for index, bot in enumerate(self.bot_stats()):
             low, high = bot.win_rate_95
             lines.append(
                 f"  {bot.bot:<8} {wins} {bot.win_rate:6.1%} (95% CI {low:.1%}-{high:.1%}), "
                 f"mean {bot.mean_delta:+,.1f} ± {bot.stdev_delta:,.1f} {per_game}"
+                + (f", mean {self.figure} {bot.mean_figure:+.2f}" if lone and index == 0 else "")
             )
-            if teams:
+            if teams or lone:
                 won = ", ".join(f"{result} {share:.1%}" for result, share in bot.wins_by_result.items())
                 lines.append(f"           won by {won}")
             shares = ", ".join(f"{value}: {share:.1%}" for value, share in bot.figures.items())

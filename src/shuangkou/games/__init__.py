@@ -7,8 +7,8 @@ family here and reaches the game only through :mod:`shuangkou.games.interface`:
 >>> family, room = load_room("classic")
 >>> family.name, room.seats
 ('shuangkou', 4)
->>> game_of("points"), sorted(families())
-('shuangkou', ['shuangkou'])
+>>> game_of("points"), game_of("royalist"), "royalist" in families()
+('shuangkou', 'royalist', True)
 
 A new game is a package implementing :class:`~shuangkou.games.interface.GameFamily` and
 one :func:`register` line below (a test may register one of its own).
@@ -121,9 +121,11 @@ def check_config_main(target: str, overrides: Mapping[str, object] | None = None
 
 
 def _register_shipped() -> None:
+    from .royalist.family import ROYALIST
     from .shuangkou.family import SHUANGKOU
 
     register(SHUANGKOU)
+    register(ROYALIST)
 
 
 _register_shipped()

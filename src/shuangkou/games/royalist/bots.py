@@ -1,0 +1,342 @@
+"""Royalist's players: the hosting policy (托管, Y8.2, Y13.15), a uniformly random player
+and a greedy player that plays its role. A bot sees what its seat may see (:class:`Seen`):
+its hand and role, the roles it knows, the table, every seat's card count and the cards
+played — never another hand nor a hidden role.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from ...cards import NUM_SLOTS, Card, Counts, Rank
+from .deck import GUARD_CARD
+from .sets import BJ_SLOT, SJ_SLOT, CardSet, InvalidSet, SetRules, beats, legal_sets, read_set, smallest_beating
+
+if TYPE_CHECKING:
+    from .config import RoyalistRoom
+    from .game import Action, RoyalistHand
+
+__all__ = [
+    "BOTS", "GreedyBot", "HostingBot", "RandomBot", "RoyalistBot", "Seen", "hosting_choice", "hosting_set", "make_bot",
+]
+
+BOTS: dict[str, str] = {
+    "hosting": "the hosting policy of Y8.2 (ascends, stays hidden, smallest beating set)",
+    "greedy": "plays its role: ascends and declares by the strength of its hand, keeps its jokers for the rounds "
+              "that matter and lets a known teammate's set stand",
+    "random": "uniformly random among the legal actions",
+}
+
+Role = Literal["emperor", "guard", "revolutionary"]
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """What ``seat`` knows now, and nothing more."""
+
+    seat: int
+    phase: str
+    hand: tuple[Card, ...]
+    counts: Counts
+    role: Role | None
+    known: tuple[Role | None, ...]
+    table: CardSet | None
+    table_seat: int | None
+    cards_left: tuple[int, ...]
+    finish_order: tuple[int, ...]
+    played: Counts
+    rules: SetRules
+    bomb_ranks: tuple[int, ...]
+    room: RoyalistRoom
+    forced: bool
+    solo: bool  # the seat is an emperor playing alone (his own knowledge)
+
+    @classmethod
+    def of(cls, hand: RoyalistHand, seat: int) -> Seen:
+        """What ``seat`` may see of ``hand``."""
+        table = hand.table
+        played = [0] * NUM_SLOTS
+        for play in hand.plays:
+            for slot, count in enumerate(play.set.counts):
+                played[slot] += count
+        roles = hand.roles
+        return cls(
+            seat=seat,
+            phase=hand.phase,
+            hand=tuple(hand.hands[seat]),
+            counts=hand.counts(seat),
+            role=hand.role(seat),
+            known=tuple(hand.known_role(seat, other) for other in range(hand.seats)),
+            table=table.set if table else None,
+            table_seat=table.seat if table else None,
+            cards_left=tuple(len(cards) for cards in hand.hands),
+            finish_order=tuple(hand.finish_order),
+            played=tuple(played),
+            rules=hand.room.set_rules,
+            bomb_ranks=hand.bomb_ranks(seat),
+            room=hand.room,
+            forced=hand.forced,
+            solo=roles is not None and roles.emperor == seat and roles.solo is not None,
+        )
+
+    def teammate(self, other: int) -> bool:
+        """Whether this seat knows ``other`` to be its teammate (Y13.15)."""
+        mine, theirs = self.role, self.known[other]
+        if other == self.seat or mine is None or theirs is None or self.solo:
+            return False
+        return (mine == "revolutionary") == (theirs == "revolutionary")
+
+    def opponent(self, other: int) -> bool:
+        """Whether ``other`` is surely or probably an opponent: known to be one, or of an
+        unknown role for a seat whose teammates are few (the emperor, a revolutionary's
+        unknown seat counts as a teammate two times in three)."""
+        mine, theirs = self.role, self.known[other]
+        if other == self.seat:
+            return False
+        if theirs is not None:
+            return not self.teammate(other)
+        return mine in ("emperor", "guard")
+
+
+# ---------------------------------------------------------------------------
+# Hosting (Y8.2, Y13.15)
+
+
+def whole_hand_set(seen: Seen) -> CardSet | None:
+    """The whole hand, when it is one set that may be played now."""
+    try:
+        whole = read_set(seen.counts, seen.rules, seen.counts)
+    except InvalidSet:
+        return None
+    return whole if seen.table is None or beats(whole, seen.table) else None
+
+
+def lead_set(counts: Counts, rules: SetRules) -> CardSet:
+    """Hosting's lead (Y8.2): every natural card of the lowest natural rank held (skipping
+    the 6s that sixes last forbids, Y13.15); with only jokers, all of them — one small
+    joker, else one big joker, when jokers alone are no set."""
+    for slot in range(SJ_SLOT):
+        if counts[slot] and not (rules.sixes_last and slot + 3 == Rank.SIX.value):
+            return CardSet(slot + 3, counts[slot], 0, 0)
+    if rules.joker_only_sets:
+        return CardSet(0, 0, counts[BJ_SLOT], counts[SJ_SLOT])
+    return CardSet(0, 0, 0, 1) if counts[SJ_SLOT] else CardSet(0, 0, 1, 0)
+
+
+def hosting_set(seen: Seen) -> CardSet | None:
+    """The hosting move (Y8.2) in the order of Y13.15: the whole hand when it is one set
+    legal now; a pass on a known teammate's set (``hosting_spares_partner``); the smallest
+    beating set (Y4.7) or a pass; on a lead, :func:`lead_set`."""
+    whole = whole_hand_set(seen)
+    if whole is not None:
+        return whole
+    if seen.table is not None:
+        if seen.room.hosting_spares_partner and seen.table_seat is not None and seen.teammate(seen.table_seat):
+            return None
+        return smallest_beating(seen.counts, seen.table, seen.rules, seen.bomb_ranks)
+    return lead_set(seen.counts, seen.rules)
+
+
+def hosting_choice(hand: RoyalistHand, seat: int) -> tuple[tuple[Card, ...], CardSet] | None:
+    """The hosting move of ``seat`` as the cards it takes and their set, or None to pass."""
+    from .game import cards_for
+
+    chosen = hosting_set(Seen.of(hand, seat))
+    return None if chosen is None else (cards_for(hand.hands[seat], chosen), chosen)
+
+
+# ---------------------------------------------------------------------------
+# Players
+
+
+class RoyalistBot:
+    """A bot that answers every decision and turn through the platform's ``act``."""
+
+    def act(self, hand: RoyalistHand, seat: int) -> Action:
+        from .game import Abdicate, Ascend, Declare, Pass, Play, cards_for
+
+        seen = Seen.of(hand, seat)
+        if hand.phase == "throne":
+            choice = self.throne(seen)
+            return Abdicate(seat) if choice == "abdicate" else Ascend(seat, choice == "open_solo")
+        if hand.phase == "declare":
+            return Declare(seat, self.declare(seen))
+        chosen = self.choose(seen)
+        return Pass(seat) if chosen is None else Play(seat, cards_for(hand.hands[seat], chosen))
+
+    def throne(self, seen: Seen) -> Literal["ascend", "open_solo", "abdicate"]:
+        """The candidate's choice."""
+        return "ascend"
+
+    def declare(self, seen: Seen) -> bool:
+        """The answer to the declaration."""
+        return False
+
+    def choose(self, seen: Seen) -> CardSet | None:
+        """The set to play, or None to pass."""
+        return hosting_set(seen)
+
+
+class HostingBot(RoyalistBot):
+    """The hosting policy: the defaults of Y8.1 for decisions, Y8.2 for play."""
+
+
+class RandomBot(RoyalistBot):
+    """Uniformly random among the legal choices."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def throne(self, seen: Seen) -> Literal["ascend", "open_solo", "abdicate"]:
+        choices: list[Literal["ascend", "open_solo", "abdicate"]] = ["ascend"]
+        holds_both = GUARD_CARD in seen.hand
+        if not seen.forced and (not holds_both or seen.room.solo_may_abdicate):
+            choices.append("abdicate")
+        if holds_both and seen.room.open_solo:
+            choices.append("open_solo")
+        return self.rng.choice(choices)
+
+    def declare(self, seen: Seen) -> bool:
+        allowed = seen.room.open_guard if seen.role == "guard" and not seen.solo else seen.room.revolt
+        return allowed and self.rng.random() < 0.5
+
+    def choose(self, seen: Seen) -> CardSet | None:
+        moves: list[CardSet | None] = list(legal_sets(seen.counts, seen.table, seen.rules, seen.bomb_ranks))
+        if seen.table is not None:
+            moves.append(None)
+        return self.rng.choice(moves)
+
+
+def groups(counts: Counts) -> int:
+    """The natural ranks held: about the plays a hand needs to go out."""
+    return sum(1 for slot in range(SJ_SLOT) if counts[slot])
+
+
+def strength(counts: Counts) -> float:
+    """A hand's strength for decisions: its jokers and top cards (which win rounds) against
+    the natural ranks it must shed."""
+    top = counts[Rank.TWO.slot] + 0.5 * counts[Rank.ACE.slot]
+    return 3 * counts[BJ_SLOT] + 2 * counts[SJ_SLOT] + top - 1.2 * groups(counts)
+
+
+class GreedyBot(RoyalistBot):
+    """Plays its role: ascends, goes solo and declares by the strength of its hand; leads
+    its lowest ranks and keeps jokers for the rounds that matter (an opponent close to
+    going out, its own last sets); lets a known teammate's set stand; beats an opponent's
+    set with natural cards that break no rank."""
+
+    ascend_from = -6.0
+    solo_from = 6.0
+    open_solo_from = 12.0
+    declare_from = 2.0
+    stop_opponent_at = 6  # an opponent holding this many cards or fewer is about to go out
+
+    def throne(self, seen: Seen) -> Literal["ascend", "open_solo", "abdicate"]:
+        power = strength(seen.counts)
+        holds_both = GUARD_CARD in seen.hand
+        may_abdicate = not seen.forced and (not holds_both or seen.room.solo_may_abdicate)
+        if holds_both:
+            if power >= self.open_solo_from and seen.room.open_solo:
+                return "open_solo"
+            if power >= self.solo_from or not may_abdicate:
+                return "ascend"
+            return "abdicate"
+        return "ascend" if power >= self.ascend_from or not may_abdicate else "abdicate"
+
+    def declare(self, seen: Seen) -> bool:
+        power = strength(seen.counts)
+        if seen.role == "guard" and not seen.solo:
+            return seen.room.open_guard and power >= self.declare_from
+        return seen.room.revolt and power >= self.declare_from + 2
+
+    def choose(self, seen: Seen) -> CardSet | None:
+        whole = whole_hand_set(seen)
+        if whole is not None:
+            return whole
+        if seen.table is None:
+            return self._lead(seen)
+        return self._follow(seen, seen.table)
+
+    def _lead(self, seen: Seen) -> CardSet:
+        counts = seen.counts
+        ranks = [slot for slot in range(SJ_SLOT) if counts[slot]]
+        jokers = counts[BJ_SLOT] + counts[SJ_SLOT]
+        if counts[BJ_SLOT] and len(ranks) <= 2 and ranks:
+            # a set with a big joker wins the round: shed the highest rank with it, lead the last
+            slot = ranks[-1]
+            return CardSet(slot + 3, counts[slot], 1, 0)
+        lead = lead_set(counts, seen.rules)
+        if len(ranks) == 1 and jokers and seen.rules.joker_only_sets and not (
+            seen.rules.sixes_last and ranks[0] + 3 == Rank.SIX.value
+        ):
+            return CardSet(0, 0, counts[BJ_SLOT], counts[SJ_SLOT])  # keep the rank for last
+        return lead
+
+    def _follow(self, seen: Seen, table: CardSet) -> CardSet | None:
+        table_seat = seen.table_seat
+        assert table_seat is not None
+        if seen.teammate(table_seat):
+            return None
+        moves = legal_sets(seen.counts, table, seen.rules, seen.bomb_ranks)
+        if not moves:
+            return None
+        counts = seen.counts
+        urgent = self._urgent(seen, table_seat)
+        natural = [m for m in moves if not m.big and not m.small and not m.bomb]
+        clean = [m for m in natural if counts[m.rank - 3] == m.naturals or m.rank >= Rank.ACE.value]
+        if clean:
+            return clean[0]
+        if natural and (urgent or groups(counts) <= 3):
+            return natural[0]
+        if urgent or self._closing(seen, moves[0]):
+            return moves[0]
+        return None
+
+    def _urgent(self, seen: Seen, table_seat: int) -> bool:
+        """Whether the table's set must be stopped: an opponent's, and some opponent is close to going out."""
+        if not seen.opponent(table_seat):
+            return False
+        left = [seen.cards_left[other] for other in range(len(seen.cards_left))
+                if seen.cards_left[other] and seen.opponent(other)]
+        return bool(left) and min(left) <= self.stop_opponent_at
+
+    def _closing(self, seen: Seen, move: CardSet) -> bool:
+        """Whether winning the round with ``move`` leaves few enough sets to go out."""
+        rest = tuple(held - used for held, used in zip(seen.counts, move.counts, strict=True))
+        return groups(rest) <= 1 + rest[BJ_SLOT]
+
+
+def make_bot(name: str, seed: int | None = None) -> RoyalistBot:
+    """A bot by name (:data:`BOTS`)."""
+    if name not in BOTS:
+        raise ValueError(f"unknown bot {name!r}; choose from {', '.join(BOTS)}")
+    if name == "random":
+        return RandomBot(seed)
+    return GreedyBot() if name == "greedy" else HostingBot()
+
+
+def legal_actions(hand: RoyalistHand, seat: int) -> Sequence[Action]:
+    """Every action ``seat`` may take now (decisions and sets), for tests and hints."""
+    from .game import Abdicate, Ascend, Declare, Pass, Play, RoyalistError, cards_for
+
+    candidates: list[Action] = []
+    if hand.phase == "throne":
+        candidates = [Ascend(seat), Ascend(seat, True), Abdicate(seat)]
+    elif hand.phase == "declare":
+        candidates = [Declare(seat, True), Declare(seat, False)]
+    elif hand.phase == "play":
+        table = hand.table_set
+        for move in legal_sets(hand.counts(seat), table, hand.room.set_rules, hand.bomb_ranks(seat)):
+            candidates.append(Play(seat, cards_for(hand.hands[seat], move)))
+        candidates.append(Pass(seat))
+    allowed = []
+    for action in candidates:
+        try:
+            hand.check(action)
+        except RoyalistError:
+            continue
+        allowed.append(action)
+    return allowed

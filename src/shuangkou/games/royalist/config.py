@@ -1,0 +1,404 @@
+"""Royalist rooms: a TOML file per room, validated into a frozen :class:`RoyalistRoom`.
+
+Every setting of Y9 lives here, grouped into tables::
+
+    game = "royalist"                 # top level: game (required), name, edition
+    [deal]     deck, first_taker, guard_card, tribute                      (Y1.2, Y1.5, Y2.4, Y7.4)
+    [roles]    abdication, solo_may_abdicate, open_solo, declarations,
+               open_guard, revolt, revolt_quorum, open_solo_second         (Y2, Y5.2)
+    [play]     hard_pass, jiefeng, auto_pass, hosting_spares_partner,
+               sixes_last, joker_only_sets, bombs, bot_fill, bot_level     (Y3, Y4, Y8.2)
+    [timers]   decision_seconds, turn_seconds, max_timeouts,
+               ready_seconds, bot_fill_seconds                             (Y8.1)
+    [balance]  starting_balance, allow_negative, levels                    (Y7.1, R9.4, R9.5)
+    [house]    table_fee, win_fee_share                                    (Y7.3, R9.7)
+    [escape]   escape_mode, escape_units, escape_share                     (Y8.4)
+
+A key is named by its plain name (``deck``) or its dotted path (``deal.deck``), in a file's
+overrides alike. Keys a file leaves out take the defaults of RULES-ROYALIST (the shipped
+``royalist`` room writes them all out), and the money keys (``[balance]``, ``[house]``,
+``escape_share``) those of the shipped file of the room's edition (``configs/points.toml``
+or ``configs/wealth.toml``): Royalist plays for the same levels as every room of its
+edition (Y7.1). Errors are :class:`~shuangkou.roomfiles.ConfigError`, one line per problem,
+``FILE: KEY: expected WHAT, found VALUE``.
+
+>>> room = load_room("royalist216", {"revolt_quorum": 3})
+>>> room.deck, room.revolt_quorum, room.seats, room.match_points_for(1000, 1000, 50, 1000, 1000)
+('216', 3, 5, 5)
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import itertools
+import json
+import os
+from collections.abc import Mapping
+from importlib import resources
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from ...editions import EDITIONS, MAX_AMOUNT, Edition
+from ...payouts import level_index
+from ...roomfiles import ConfigError, Problem, parse_toml, read_room_file
+from .deck import DeckKind
+from .sets import Bombs, SetRules
+
+__all__ = [
+    "FIELD_TABLE",
+    "SHIPPED_ROOMS",
+    "TABLES",
+    "LevelRow",
+    "RoyalistRoom",
+    "load_room",
+    "room_from_data",
+]
+
+SHIPPED_ROOMS: tuple[str, ...] = ("royalist", "royalist216")
+"""The shipped rooms (``configs/NAME.toml``)."""
+
+SEATS = 5
+MOST_UNITS = 24
+"""The largest unit score of one seat in one game (Y6.3: an open solo's emperor)."""
+
+TABLES: dict[str, tuple[str, ...]] = {
+    "": ("game", "name", "edition"),
+    "deal": ("deck", "first_taker", "guard_card", "tribute"),
+    "roles": (
+        "abdication", "solo_may_abdicate", "open_solo", "declarations", "open_guard", "revolt", "revolt_quorum",
+        "open_solo_second",
+    ),
+    "play": (
+        "hard_pass", "jiefeng", "auto_pass", "hosting_spares_partner", "sixes_last", "joker_only_sets", "bombs",
+        "bot_fill", "bot_level",
+    ),
+    "timers": ("decision_seconds", "turn_seconds", "max_timeouts", "ready_seconds", "bot_fill_seconds"),
+    "balance": ("starting_balance", "allow_negative", "levels"),
+    "house": ("table_fee", "win_fee_share"),
+    "escape": ("escape_mode", "escape_units", "escape_share"),
+}
+"""The file layout: table name ("" for the top level) -> the keys it holds."""
+
+FIELD_TABLE: dict[str, str] = {key: table for table, keys in TABLES.items() for key in keys}
+"""Plain key name -> its table."""
+
+_EDITION_KEYS = {"balance": ("starting_balance", "allow_negative", "levels"), "house": ("table_fee", "win_fee_share"),
+                 "escape": ("escape_share",)}
+"""The keys a room takes from its edition's shipped file when it leaves them out."""
+
+Amount = Annotated[int, Field(ge=0, le=MAX_AMOUNT)]
+SignedAmount = Annotated[int, Field(ge=-MAX_AMOUNT, le=MAX_AMOUNT)]
+Seconds = Annotated[float, Field(gt=0)]
+Share = Annotated[float, Field(ge=0, le=1)]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+
+class LevelRow(_Frozen):
+    """One level of R9.4 (Y7.1): a balance of at least ``needed`` is ``level`` and plays
+    for ``match_points``."""
+
+    level: Annotated[int, Field(ge=0)]
+    needed: SignedAmount
+    match_points: Annotated[int, Field(ge=1, le=MAX_AMOUNT)]
+
+
+class RoyalistRoom(_Frozen):
+    """A Royalist room (every **[config]** of RULES-ROYALIST, Y9), immutable and validated.
+    Build one with :func:`load_room` or :func:`room_from_data`."""
+
+    game: Literal["royalist"] = "royalist"
+    name: str = "Royalist room"
+    edition: Edition = "points"
+    # [deal]
+    deck: DeckKind = "168"
+    first_taker: Literal["rotate", "random"] = "rotate"
+    guard_card: Literal["marked"] = "marked"
+    tribute: bool = False
+    # [roles]
+    abdication: bool = True
+    solo_may_abdicate: bool = True
+    open_solo: bool = True
+    declarations: bool = True
+    open_guard: bool = True
+    revolt: bool = True
+    revolt_quorum: Literal[1, 2, 3] = 2
+    open_solo_second: Literal["draw", "loss"] = "draw"
+    # [play]
+    hard_pass: bool = False
+    jiefeng: Literal["next", "partner"] = "next"
+    auto_pass: bool = True
+    hosting_spares_partner: bool = True
+    sixes_last: bool = False
+    joker_only_sets: bool = True
+    bombs: Bombs = "none"
+    bot_fill: Literal["offer", "auto"] = "offer"
+    bot_level: Literal["easy", "normal"] = "normal"
+    # [timers]
+    decision_seconds: Seconds = 15.0
+    turn_seconds: Seconds = 20.0
+    max_timeouts: Annotated[int, Field(ge=1)] = 3
+    ready_seconds: Seconds = 30.0
+    bot_fill_seconds: Annotated[float, Field(ge=0)] = 0.0
+    # [balance], [house]: from the edition's file when left out
+    starting_balance: SignedAmount
+    allow_negative: bool
+    levels: tuple[LevelRow, ...]
+    table_fee: Amount
+    win_fee_share: Share
+    # [escape]
+    escape_mode: Literal["host", "settle"] = "host"
+    escape_units: Annotated[int, Field(ge=0, le=10**6)] = 12
+    escape_share: Share
+
+    @model_validator(mode="before")
+    @classmethod
+    def _tuples(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("levels"), list):
+            return {**data, "levels": tuple(data["levels"])}
+        return data
+
+    @field_validator("levels")
+    @classmethod
+    def _check_levels(cls, rows: tuple[LevelRow, ...]) -> tuple[LevelRow, ...]:
+        if not rows:
+            raise ValueError("at least one level row")
+        for previous, row in itertools.pairwise(rows):
+            if row.level != previous.level + 1:
+                raise ValueError(f"consecutive levels: level {previous.level + 1} after level {previous.level}")
+            if row.needed <= previous.needed:
+                raise ValueError(f"thresholds strictly increasing: more than {previous.needed} for level {row.level}")
+            if row.match_points < previous.match_points:
+                raise ValueError(f"match points never falling: at least {previous.match_points} for level {row.level}")
+        return rows
+
+    @model_validator(mode="after")
+    def _check_room(self) -> RoyalistRoom:
+        if not self.allow_negative and self.starting_balance < 0:
+            raise ValueError("starting_balance: at least 0 when allow_negative is false")
+        if self.most_at_stake > MAX_AMOUNT:
+            raise ValueError(f"levels: match points so small that one game moves at most {MAX_AMOUNT}")
+        return self
+
+    # -- the platform's questions (shuangkou.games.interface.Room) ----------------
+
+    @property
+    def seats(self) -> int:
+        """Five (Y1.1)."""
+        return SEATS
+
+    @property
+    def most_at_stake(self) -> int:
+        """An upper bound on what one seat pays or receives in one game: the open solo's 24
+        units (Y6.3) and two escapes' units (Y8.4, m = 2 at most) per match point, plus the fee."""
+        return (MOST_UNITS + 2 * self.escape_units) * self.levels[-1].match_points + self.table_fee
+
+    @property
+    def entry_balance(self) -> int | None:
+        """The first level's threshold in a wealth room (R9.4); none in the points edition."""
+        return self.levels[0].needed if self.edition == "wealth" else None
+
+    def can_sit(self, balance: int) -> bool:
+        """Whether a player of ``balance`` may sit down (R9.4)."""
+        entry = self.entry_balance
+        return entry is None or balance >= entry
+
+    @property
+    def stakes(self) -> tuple[int, int]:
+        """The match points of the first and the last level."""
+        return self.levels[0].match_points, self.levels[-1].match_points
+
+    def level_for(self, balance: int) -> LevelRow:
+        """The level of a balance (R9.4)."""
+        return self.levels[level_index(self._thresholds, balance)]
+
+    @functools.cached_property
+    def _thresholds(self) -> tuple[int, ...]:
+        return tuple(row.needed for row in self.levels)
+
+    def stake_level(self, balance: int) -> int:
+        """:meth:`level_for`'s level."""
+        return self.level_for(balance).level
+
+    def match_points_for(self, *balances: int) -> int:
+        """Match points X: those of the lowest level among the players (Y7.1)."""
+        low = min(self.level_for(balance).level for balance in balances)
+        return self.levels[low - self.levels[0].level].match_points
+
+    @functools.cached_property
+    def set_rules(self) -> SetRules:
+        """The settings sets obey (Y3.8, Y4.2, Y4.8)."""
+        return SetRules(self.joker_only_sets, self.sixes_last, self.bombs)
+
+    def to_data(self) -> dict[str, Any]:
+        """The room in the file layout (tables), as plain JSON/TOML values."""
+        flat = self.model_dump(mode="json")
+        grouped: dict[str, Any] = {}
+        for table, keys in TABLES.items():
+            target = grouped if not table else grouped.setdefault(table, {})
+            for key in keys:
+                value = flat[key]
+                target[key] = int(value) if isinstance(value, float) and value.is_integer() else value
+        return grouped
+
+    def to_json(self) -> str:
+        """The resolved room as indented JSON (what ``check-config`` prints and records keep)."""
+        return self._json
+
+    @functools.cached_property
+    def _json(self) -> str:
+        return json.dumps(self.to_data(), indent=2, ensure_ascii=False)
+
+
+# ---------------------------------------------------------------------------
+# Loading
+
+
+def _show(value: object) -> str:
+    """A value as TOML writes it, with its type."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (a boolean)"
+    if isinstance(value, int):
+        return f"{value} (an integer)"
+    if isinstance(value, float):
+        return f"{value} (a float)"
+    if isinstance(value, str):
+        return f"{json.dumps(value, ensure_ascii=False)} (a string)"
+    if isinstance(value, list | tuple):
+        return f"an array of {len(value)} item{'s' if len(value) != 1 else ''}"
+    if isinstance(value, Mapping):
+        return "a table"
+    return repr(value)
+
+
+def _suggest(word: str, choices: list[str]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+@functools.cache
+def _shipped(name: str) -> dict[str, Any]:
+    text = resources.files("shuangkou").joinpath("configs", f"{name}.toml").read_text(encoding="utf-8")
+    return parse_toml(text, f"configs/{name}.toml")
+
+
+def _flatten(data: Mapping[str, Any], source: str) -> tuple[dict[str, Any], list[Problem]]:
+    """The file layout -> the model's flat fields, and the structural problems found."""
+    flat: dict[str, Any] = {}
+    problems: list[Problem] = []
+    tables = [table for table in TABLES if table]
+    for key, value in data.items():
+        if key in tables:
+            if not isinstance(value, Mapping):
+                problems.append(Problem(source, key, f"a table [{key}]", _show(value)))
+                continue
+            for inner, inner_value in value.items():
+                if FIELD_TABLE.get(inner) == key:
+                    flat[inner] = inner_value
+                    continue
+                home = FIELD_TABLE.get(inner)
+                hint = (f" ({inner} belongs in {f'[{home}]' if home else 'the top level'})" if home is not None
+                        else _suggest(inner, list(TABLES[key])))
+                problems.append(Problem(source, f"{key}.{inner}", f"one of {', '.join(TABLES[key])}",
+                                        f"unknown key {inner!r}{hint}"))
+        elif FIELD_TABLE.get(key) == "":
+            flat[key] = value
+        elif key in FIELD_TABLE:
+            problems.append(Problem(source, key, f"{key} inside the table [{FIELD_TABLE[key]}]", "it at the top level"))
+        else:
+            expected = f"one of {', '.join(TABLES[''])} or a table [{'], ['.join(tables)}]"
+            found = f"unknown key {key!r}{_suggest(key, [*FIELD_TABLE, *tables])}"
+            problems.append(Problem(source, key, expected, found))
+    return flat, problems
+
+
+def _dotted(loc: tuple[str | int, ...]) -> str:
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
+    first = loc[0] if loc else ""
+    table = FIELD_TABLE.get(first, "") if isinstance(first, str) else ""
+    return f"{table}.{text}" if table else text
+
+
+def _problems(error: ValidationError, source: str) -> list[Problem]:
+    problems = []
+    for item in error.errors():
+        loc: tuple[str | int, ...] = tuple(item["loc"])
+        message = item["msg"].removeprefix("Value error, ")
+        if not loc and ":" in message:  # a whole-room check names its key first
+            key, _, message = message.partition(": ")
+            loc = (key,)
+        kind = item["type"]
+        found = "nothing" if kind == "missing" else _show(item.get("input"))
+        if kind == "literal_error":
+            expected = str((item.get("ctx") or {}).get("expected", message))
+        else:
+            expected = message.removeprefix("Input should be ")
+        problems.append(Problem(source, _dotted(loc), expected, found))
+    return problems
+
+
+def _set_override(data: dict[str, Any], key: str, value: object, source: str) -> None:
+    """Set ``key`` (plain name or dotted path) in the file-layout dict ``data``."""
+    parts = key.split(".")
+    if parts[0] in TABLES and parts[0]:
+        path = parts
+    elif parts[0] in FIELD_TABLE:
+        table = FIELD_TABLE[parts[0]]
+        path = [table, *parts] if table else parts
+    else:
+        raise ConfigError([Problem(source, key, "a room key (a plain name such as deck, or a dotted path such as "
+                                   "deal.deck)", f"unknown key {parts[0]!r}{_suggest(parts[0], list(FIELD_TABLE))}")])
+    target = data
+    for part in path[:-1]:
+        inner = target.get(part)
+        target[part] = inner = dict(inner) if isinstance(inner, Mapping) else {}
+        target = inner
+    target[path[-1]] = value
+
+
+def room_from_data(
+    data: Mapping[str, Any], overrides: Mapping[str, object] | None = None, *, source: str = "<data>"
+) -> RoyalistRoom:
+    """A room from data in the file layout (missing keys take the defaults; the money keys
+    those of the edition's file) and ``overrides``; :class:`ConfigError` naming ``source``."""
+    layout: dict[str, Any] = {key: dict(value) if isinstance(value, Mapping) else value for key, value in data.items()}
+    where = source
+    if overrides:
+        where = f"overrides (on {source})"
+        for key, value in overrides.items():
+            _set_override(layout, str(key), value, where)
+    flat, problems = _flatten(layout, where)
+    edition = flat.get("edition", "points")
+    if edition not in EDITIONS:
+        problems.append(Problem(where, "edition", " or ".join(repr(name) for name in EDITIONS), _show(edition)))
+        edition = "points"
+    base = _shipped(str(edition))
+    for table, keys in _EDITION_KEYS.items():
+        for key in keys:
+            flat.setdefault(key, base[table][key])
+    if "game" not in flat:
+        problems.append(Problem(where, "game", '"royalist"', "nothing (a Royalist room names its game)"))
+    try:
+        room = RoyalistRoom.model_validate(flat)
+    except ValidationError as error:
+        raise ConfigError(problems + _problems(error, where)) from None
+    if problems:
+        raise ConfigError(problems)
+    return room
+
+
+def load_room(source: str | os.PathLike[str], overrides: Mapping[str, object] | None = None) -> RoyalistRoom:
+    """A shipped room (:data:`SHIPPED_ROOMS`) or the room file at ``source``, with
+    ``overrides`` (plain names or dotted paths); :class:`ConfigError` naming the file and key."""
+    if isinstance(source, str) and source in SHIPPED_ROOMS:
+        return room_from_data(_shipped(source), overrides, source=f"configs/{source}.toml")
+    path = os.fspath(source)
+    return room_from_data(read_room_file(path, ", ".join(SHIPPED_ROOMS)), overrides, source=path)
