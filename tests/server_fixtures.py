@@ -299,6 +299,7 @@ def start_server_fixture(tmp_path: Path, pg_server_database: URL | None) -> Iter
             "guests_per_minute": 0.0,  # every guest of a test comes from one address: no limits per address
             "connections_per_address": 0,
             "address_rate": 0.0,
+            "guest_wealth": None,  # guests play the wealth rooms with the rooms' starting balance
             "replays_per_second": 0.0,
         }
         values.update(overrides)

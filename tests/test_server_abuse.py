@@ -366,3 +366,30 @@ def test_an_address_s_message_allowance_is_shared_by_all_its_accounts(
         assert replies.count("pong") <= 7 and replies.count("error") >= 3, replies
 
     run(scenario())
+
+
+def test_guests_have_no_wealth_to_move_unless_the_operator_says(start_server: Callable[..., RunningServer]) -> None:
+    """A new guest has the points edition's starting balance but no wealth by default
+    (``guest_wealth`` 0): fresh guests cannot sit in a wealth room (``below_entry``, R9.4),
+    so escaping there cannot move coins to anyone; an operator's grant (or a server started
+    with ``--guest-wealth``) lets a guest play."""
+    server = start_server(guest_wealth=0)
+
+    async def scenario() -> None:
+        guest = await server.player("Fresh")
+        assert guest.account["balances"]["wealth"] == 0 and guest.account["balances"]["points"] > 0
+        await guest.join("wealth", "bot")
+        assert (await guest.expect("error"))["code"] == "below_entry"
+        await server.aadmin("POST", "grant", {"account": guest.id, "edition": "wealth", "delta": 100_000,
+                                              "reason": "welcome"})
+        await guest.join("wealth", "bot")
+        await guest.until(lambda table: table["seats"][1] is not None)
+
+    run(scenario())
+    generous = start_server(guest_wealth=5000)
+
+    async def granted() -> None:
+        guest = await generous.player("Given")
+        assert guest.account["balances"]["wealth"] == 5000
+
+    run(granted())

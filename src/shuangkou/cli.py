@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, NoReturn, TypeAlias
 from tqdm import tqdm
 
 from .cards import DECK, HAND_SIZE, Card, CardParseError, format_cards, parse_cards
+from .editions import MAX_AMOUNT
 from .games import check_config_main, load_room
 from .games.shuangkou.combos import KIND_NAMES, Combo, InvalidCombination, beats, bomb_key, classify
 from .games.shuangkou.expert import DEFAULT_ROLLOUTS, Budget
@@ -440,6 +441,10 @@ def add_serve(subparsers: Subparsers) -> None:
                         "(default 6, or $SHUANGKOU_GUESTS_PER_MINUTE; 0: no limit)")
     parser.add_argument("--guest-burst", type=float, default=30.0, metavar="N",
                         help="new guest accounts a client address may make at once (default 30)")
+    parser.add_argument("--guest-wealth", metavar="N",
+                        help="the wealth (coins, which move between players) of a new guest account: N, or "
+                        "'room' for the rooms' starting balance (default 0, or $SHUANGKOU_GUEST_WEALTH: an "
+                        "operator grants it)")
     parser.add_argument("--connections-per-address", type=int, metavar="N",
                         help="connections a client address may hold open at once (default 256, or "
                         "$SHUANGKOU_CONNECTIONS_PER_ADDRESS; 0: no limit, as behind a reverse proxy that limits them)")
@@ -484,6 +489,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from .server.settings import (
         ADDRESS_RATE_VARIABLE,
         CONNECTIONS_PER_ADDRESS_VARIABLE,
+        GUEST_WEALTH_VARIABLE,
         GUESTS_PER_MINUTE_VARIABLE,
         database_url_in,
     )
@@ -510,6 +516,7 @@ def run_serve(args: argparse.Namespace) -> int:
         ws_deflate=args.ws_deflate,
         guests_per_minute=_setting(args.guests_per_minute, GUESTS_PER_MINUTE_VARIABLE, 6.0),
         guest_burst=args.guest_burst,
+        guest_wealth=_guest_wealth(args.guest_wealth or os.environ.get(GUEST_WEALTH_VARIABLE, "0")),
         connections_per_address=int(_setting(args.connections_per_address, CONNECTIONS_PER_ADDRESS_VARIABLE, 256)),
         address_rate=(rate := _setting(args.address_rate, ADDRESS_RATE_VARIABLE, 200.0)),
         address_burst=2 * rate,
@@ -527,6 +534,19 @@ def run_serve(args: argparse.Namespace) -> int:
     except StartError as problem:
         raise CommandError(str(problem)) from None
     return EXIT_OK
+
+
+def _guest_wealth(text: str) -> int | None:
+    """``--guest-wealth``: a number of coins, or ``room`` (None: the rooms' starting balance)."""
+    if text == "room":
+        return None
+    try:
+        wealth = int(text)
+    except ValueError:
+        raise CommandError(f"--guest-wealth: expected a number of coins or 'room', got {text!r}") from None
+    if not 0 <= wealth <= MAX_AMOUNT:
+        raise CommandError(f"--guest-wealth: expected 0 to {MAX_AMOUNT}, got {wealth}")
+    return wealth
 
 
 def _setting(given: float | None, variable: str, default: float) -> float:

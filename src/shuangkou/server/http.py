@@ -81,7 +81,8 @@ async def body(request: Request) -> dict[str, Any]:
 
 
 async def guest(request: Request) -> Response:
-    """Create a guest account: its session token and the account. A client address makes
+    """Create a guest account: its session token and the account, with the starting
+    balances (no wealth by default: :meth:`AppState.guest_balances`). A client address makes
     ``guest_burst`` guests at once, then ``guests_per_minute`` (429 ``rate_limited``)."""
     server = app_state(request)
     if not server.guest_limits.allow(_address(request)):
@@ -91,7 +92,7 @@ async def guest(request: Request) -> Response:
         name = data.get("name")
         if not isinstance(name, str):
             return refuse("bad_name", "'name' must be a string", 400)
-        balances = server.lobby.starting_balances()
+        balances = server.guest_balances()
         account = await server.run_db(lambda: server.store.create_guest(name, balances))
     except TooLarge as problem:
         return refuse(problem.code, problem.message, 413)

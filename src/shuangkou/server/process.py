@@ -26,7 +26,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
-from .settings import PER_ADDRESS_VARIABLES
+from .settings import GUEST_WEALTH_VARIABLE, PER_ADDRESS_VARIABLES
 
 __all__ = ["ServerProcess", "ServerStartError", "free_port"]
 
@@ -116,8 +116,10 @@ class ServerProcess:
         ]
         self._log = open(self.log_path, "ab")  # noqa: SIM115 - kept open while the server runs
         log_start = self._log.tell()
-        # Every client of a test or a load test comes from this one address: no limits per address.
+        # Every client of a test or a load test comes from this one address: no limits per address;
+        # and its guests play the wealth rooms with the rooms' starting balance.
         environment = {**os.environ, **{name: os.environ.get(name, "0") for name in PER_ADDRESS_VARIABLES}}
+        environment.setdefault(GUEST_WEALTH_VARIABLE, "room")
         self.process = subprocess.Popen(command, stdout=self._log, stderr=subprocess.STDOUT, env=environment)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

@@ -17,6 +17,7 @@ __all__ = [
     "CONNECTIONS_PER_ADDRESS_VARIABLE",
     "DATABASE_FILE",
     "GUESTS_PER_MINUTE_VARIABLE",
+    "GUEST_WEALTH_VARIABLE",
     "PER_ADDRESS_VARIABLES",
     "ServerSettings",
     "database_url_in",
@@ -26,6 +27,8 @@ GUESTS_PER_MINUTE_VARIABLE: Final = "SHUANGKOU_GUESTS_PER_MINUTE"
 """The environment variable that sets the default of ``serve --guests-per-minute``."""
 CONNECTIONS_PER_ADDRESS_VARIABLE: Final = "SHUANGKOU_CONNECTIONS_PER_ADDRESS"
 """The environment variable that sets the default of ``serve --connections-per-address``."""
+GUEST_WEALTH_VARIABLE: Final = "SHUANGKOU_GUEST_WEALTH"
+"""The environment variable that sets the default of ``serve --guest-wealth``."""
 ADDRESS_RATE_VARIABLE: Final = "SHUANGKOU_ADDRESS_RATE"
 """The environment variable that sets the default of ``serve --address-rate``."""
 PER_ADDRESS_VARIABLES: Final = (GUESTS_PER_MINUTE_VARIABLE, CONNECTIONS_PER_ADDRESS_VARIABLE, ADDRESS_RATE_VARIABLE)
@@ -61,6 +64,7 @@ class ServerSettings:
     burst: float = 40.0
     guests_per_minute: float = 6.0  # new guest accounts per client address, after a burst of guest_burst; 0: no limit
     guest_burst: float = 30.0
+    guest_wealth: int | None = 0  # a new guest's wealth (what moves between players); None: the rooms' starting balance
     replays_per_second: float = 10.0  # GET /api/games/ID per client address, after a burst of replay_burst; 0: no limit
     replay_burst: float = 20.0
     connections_per_account: int = 8  # WebSockets one account may hold open at once

@@ -232,6 +232,15 @@ class AppState:
 
     # -- sessions -----------------------------------------------------------------------
 
+    def guest_balances(self) -> dict[str, int]:
+        """A new guest's balances: each edition's starting balance (:meth:`Lobby.starting_balances`),
+        but wealth, which moves between players, as ``guest_wealth`` says (none by default:
+        an operator grants it; bots keep theirs)."""
+        balances = self.lobby.starting_balances()
+        if self.settings.guest_wealth is not None:
+            balances["wealth"] = self.settings.guest_wealth
+        return balances
+
     def make_token(self, account: Account) -> str:
         """A signed session token naming the account."""
         return self.signer.dumps({"account": account.id})
