@@ -1,5 +1,5 @@
-"""Every rule of the two rule books is cited by a test: docs/RULES.md (ids ``R4.3``) and
-docs/RULES-CLASSIC.md (ids ``C2.3``).
+"""Every rule of the rule books is cited by a test: docs/RULES.md (ids ``R4.3``),
+docs/RULES-CLASSIC.md (ids ``C2.3``) and docs/RULES-ROYALIST.md (ids ``Y4.5``).
 
 A test cites a rule in its function's name, the dot written as an underscore
 (``test_C2_3_…``, any case), or in its docstring or a comment inside it or right above it,
@@ -18,13 +18,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
-RULE_BOOKS = (ROOT / "docs" / "RULES.md", ROOT / "docs" / "RULES-CLASSIC.md")
+RULE_BOOKS = (ROOT / "docs" / "RULES.md", ROOT / "docs" / "RULES-CLASSIC.md", ROOT / "docs" / "RULES-ROYALIST.md")
+BOOK_LETTERS = {"RULES.md": "R", "RULES-CLASSIC.md": "C", "RULES-ROYALIST.md": "Y"}
 
-RULE_DEFINITION = re.compile(r"^(?:- |\| )([RC]\d+\.\d+) *\|? *(.*)$", re.MULTILINE)
-"""A rule is defined where its id opens a list item (``- R2.4 A pass …``) or a table row
-(``| R3.1 | single | …``)."""
+RULE_DEFINITION = re.compile(r"^(?:- |\| |### )([RCY]\d+\.\d+) *\|? *(.*)$", re.MULTILINE)
+"""A rule is defined where its id opens a list item (``- R2.4 A pass …``), a table row
+(``| R3.1 | single | …``) or a heading of worked examples (``### Y10.2 Play``)."""
 
-ANY_ID = re.compile(r"(?<![A-Za-z0-9])([RC]\d+)[._](\d+)(?![0-9])", re.IGNORECASE)
+ANY_ID = re.compile(r"(?<![A-Za-z0-9])([RCY]\d+)[._](\d+)(?![0-9])", re.IGNORECASE)
 """An id as a book or a test writes it: ``C2.3`` in text, ``C2_3`` or ``c2_3`` in a name."""
 
 
@@ -93,15 +94,15 @@ def citations() -> tuple[Citation, ...]:
     return tuple(found)
 
 
-def test_both_rule_books_are_read() -> None:
-    """Every id either book mentions is a rule defined in one of them, so no definition
-    slipped past the reader."""
+def test_every_rule_book_is_read() -> None:
+    """Every id a book mentions is a rule defined in one of them, so no definition
+    slipped past the reader; each book defines the ids of its own letter."""
     defined = rules()
     for book in RULE_BOOKS:
         mentioned = {normalized(match) for match in ANY_ID.finditer(book.read_text(encoding="utf-8"))}
         assert mentioned <= set(defined), f"{book.name} mentions undefined ids {sorted(mentioned - set(defined))}"
-    assert {rule.book for rule in defined.values()} == {"RULES.md", "RULES-CLASSIC.md"}
-    assert all(rule.id.startswith("R" if rule.book == "RULES.md" else "C") for rule in defined.values())
+    assert {rule.book for rule in defined.values()} == set(BOOK_LETTERS)
+    assert all(rule.id.startswith(BOOK_LETTERS[rule.book]) for rule in defined.values())
 
 
 def test_every_rule_is_cited_by_a_test() -> None:

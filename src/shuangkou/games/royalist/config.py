@@ -162,6 +162,12 @@ class RoyalistRoom(_Frozen):
             return {**data, "levels": tuple(data["levels"])}
         return data
 
+    @field_validator("deck", mode="before")
+    @classmethod
+    def _deck_as_text(cls, value: Any) -> Any:
+        """``deck = 216`` reads as ``"216"``."""
+        return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
     @field_validator("levels")
     @classmethod
     def _check_levels(cls, rows: tuple[LevelRow, ...]) -> tuple[LevelRow, ...]:

@@ -144,7 +144,7 @@ def draw_hands(kind: DeckKind, hands: Sequence[Sequence[Card]]) -> list[list[Car
     """Physical cards for hand-built hands, all from one deck of ``kind`` (Y13.13): the
     marked cards exactly once each, a suited card where a copy of it is left, then each
     card without a suit from what is left. ``ValueError`` naming the first problem."""
-    pool = list(deck_of(kind))
+    pool = sorted(deck_of(kind), key=lambda card: (card.rank, card.deck, card.sort_key))  # suits first, then packs
     sixes = sum(card.rank is Rank.SIX for hand in hands for card in hand)
     if kind == "165" and sixes > PACKS * len(Suit) - SIXES_SET_ASIDE:
         raise ValueError(f"the 165-card deck holds 13 sixes, not {sixes} (Y13.13)")
