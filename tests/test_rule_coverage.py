@@ -1,5 +1,6 @@
 """Every rule of the rule books is cited by a test: docs/RULES.md (ids ``R4.3``),
-docs/RULES-CLASSIC.md (ids ``C2.3``) and docs/RULES-ROYALIST.md (ids ``Y4.5``).
+docs/RULES-CLASSIC.md (ids ``C2.3``), docs/RULES-ROYALIST.md (ids ``Y4.5``) and
+docs/RULES-TRACTOR.md (ids ``T7.3``).
 
 A test cites a rule in its function's name, the dot written as an underscore
 (``test_C2_3_…``, any case), or in its docstring or a comment inside it or right above it,
@@ -18,14 +19,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
-RULE_BOOKS = (ROOT / "docs" / "RULES.md", ROOT / "docs" / "RULES-CLASSIC.md", ROOT / "docs" / "RULES-ROYALIST.md")
-BOOK_LETTERS = {"RULES.md": "R", "RULES-CLASSIC.md": "C", "RULES-ROYALIST.md": "Y"}
+RULE_BOOKS = (
+    ROOT / "docs" / "RULES.md", ROOT / "docs" / "RULES-CLASSIC.md", ROOT / "docs" / "RULES-ROYALIST.md",
+    ROOT / "docs" / "RULES-TRACTOR.md",
+)
+BOOK_LETTERS = {"RULES.md": "R", "RULES-CLASSIC.md": "C", "RULES-ROYALIST.md": "Y", "RULES-TRACTOR.md": "T"}
 
-RULE_DEFINITION = re.compile(r"^(?:- |\| |### )([RCY]\d+\.\d+) *\|? *(.*)$", re.MULTILINE)
+RULE_DEFINITION = re.compile(r"^(?:- |\| |### )([RCYT]\d+\.\d+) *\|? *(.*)$", re.MULTILINE)
 """A rule is defined where its id opens a list item (``- R2.4 A pass …``), a table row
 (``| R3.1 | single | …``) or a heading of worked examples (``### Y10.2 Play``)."""
 
-ANY_ID = re.compile(r"(?<![A-Za-z0-9])([RCY]\d+)[._](\d+)(?![0-9])", re.IGNORECASE)
+ANY_ID = re.compile(r"(?<![A-Za-z0-9])([RCYT]\d+)[._](\d+)(?![0-9])", re.IGNORECASE)
 """An id as a book or a test writes it: ``C2.3`` in text, ``C2_3`` or ``c2_3`` in a name."""
 
 

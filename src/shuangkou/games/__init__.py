@@ -123,9 +123,11 @@ def check_config_main(target: str, overrides: Mapping[str, object] | None = None
 def _register_shipped() -> None:
     from .royalist.family import ROYALIST
     from .shuangkou.family import SHUANGKOU
+    from .tractor.family import TRACTOR
 
     register(SHUANGKOU)
     register(ROYALIST)
+    register(TRACTOR)
 
 
 _register_shipped()

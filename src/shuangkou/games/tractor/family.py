@@ -82,12 +82,12 @@ class _Scenario(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
-    hands: tuple[str, str, str, str] | None = None
+    hands: list[str] | None = Field(default=None, min_length=4, max_length=4)
     bottom: str | None = None
     trump: Literal["S", "H", "C", "D", "none"] | None = None
     seed: int | None = None
     dealer: int | None = Field(default=None, ge=0, le=3)
-    levels: tuple[str, str] | None = None
+    levels: list[str] | None = Field(default=None, min_length=2, max_length=2)
 
     @model_validator(mode="after")
     def _consistent(self) -> _Scenario:

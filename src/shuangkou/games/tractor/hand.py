@@ -615,6 +615,8 @@ class TractorHand:
         if isinstance(action, Hosting | Escape):
             if isinstance(action, Escape) and self.escaped is not None:
                 raise TractorError("escaped", f"seat {self.escaped} has escaped already")
+            if isinstance(action, Hosting) and not action.on and self.escaped == seat:
+                raise TractorError("escaped", f"seat {seat} has left: hosting plays it to the end (T11.5)")
             return
         if self.escaped == seat and not isinstance(action, HostedTurn | Timeout | Draw | Done):
             raise TractorError("escaped", f"seat {seat} has left the hand")
