@@ -393,3 +393,30 @@ def test_guests_have_no_wealth_to_move_unless_the_operator_says(start_server: Ca
         assert guest.account["balances"]["wealth"] == 5000
 
     run(granted())
+
+
+def test_a_client_that_ignores_the_rate_limit_is_closed_as_flooding(
+    start_server: Callable[..., RunningServer],
+) -> None:
+    """A player's burst of a thousand keeps the connection (test_server_shell); a client
+    that goes on past 5,000 refusals within 10 s is closed (``closed``, ``flooding``, code
+    1008), having had only a thinned stream of ``rate_limited`` answers (each costs the
+    server a write)."""
+    server = start_server(rate=20.0, burst=40.0)
+
+    async def scenario() -> None:
+        flooder = await server.player("Flooder")
+        assert flooder.socket is not None
+        for _ in range(6000):
+            await flooder.socket.send('{"type":"ping"}')
+        received: list[dict[str, Any]] = []
+        with pytest.raises(ClientError) as closed:
+            while True:
+                received.append(await flooder.receive(timeout=10))
+                if received[-1]["type"] == "closed":
+                    raise ClientError("closed", received[-1]["reason"])
+        assert closed.value.message == "flooding"
+        answers = [m for m in received if m["type"] == "error"]
+        assert all(m["code"] == "rate_limited" for m in answers) and len(answers) < 200
+
+    run(scenario())

@@ -64,6 +64,10 @@ class CpuBudget:
         """Put the process ``pid`` (all its threads) in the group."""
         (self.path / "cgroup.procs").write_text(str(pid))
 
+    def release(self, pid: int) -> None:
+        """Move the process ``pid`` back to the group above (so that the group can close while it runs on)."""
+        (self.path.parent / "cgroup.procs").write_text(str(pid))
+
     def pids(self) -> list[int]:
         """The processes in the group."""
         return [int(line) for line in _read(self.path / "cgroup.procs").split()]

@@ -50,6 +50,7 @@ import gc
 import ipaddress
 import json
 import math
+import multiprocessing
 import os
 import random
 import resource
@@ -60,6 +61,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Coroutine, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from functools import partial
 from importlib import resources
@@ -73,6 +75,8 @@ import orjson
 from ..games.shuangkou.config import SHIPPED_NAMES
 from ..server.client import join_after
 from ..server.process import ServerProcess
+from ..server.settings import ADDRESS_RATE_VARIABLE, CONNECTIONS_PER_ADDRESS_VARIABLE
+from .attack import AttackReport, attack_for
 from .cpubudget import CpuBudget, CpuBudgetError
 from .leansocket import LeanSocket
 
@@ -104,6 +108,9 @@ class LoadSettings:
     expert_tables: int = 0  # tables of one load bot against expert bots, seated for a second window
     expert_room: str = "expert"  # their room (bot_level = "expert"); added to the server the run starts
     node_cpu: float | None = None  # cores each server the run starts may use (its own control group); None: all
+    attack_idle: int = 0  # a hostile client (another address) holds this many idle connections (.attack)
+    attack_flood: int = 0  # ... and floods on this many WebSockets of its own
+    attack_cpu: float | None = None  # the attacker's CPU budget in cores (None: none)
 
 
 class CpuShare(TypedDict):
@@ -146,6 +153,7 @@ class LoadReport:
     expert_latency_ms: dict[str, float] = field(default_factory=dict)  # the load bots' actions at those tables
     expert_turn_ms: dict[str, float] = field(default_factory=dict)  # an expert's turn: bot_delay plus its search
     without_experts: LoadReport | None = None  # the window before the expert tables sat down (same run)
+    attack: dict[str, Any] | None = None  # what a hostile client managed meanwhile (.attack.AttackReport)
 
     @property
     def played(self) -> bool:
@@ -216,6 +224,7 @@ class LoadReport:
             "CPU by process, % of one core (ms per action): " + ", ".join(
                 f"{group} {_share(share)}" for group, share in self.cpu_split.items()
             ),
+            *([AttackReport(**self.attack).to_text()] if self.attack is not None else []),
             f"p99 under {self.target_p99_ms:.0f} ms with no error: {'yes' if self.held else 'NO'}",
         ])
 
@@ -797,8 +806,18 @@ async def _drive(
     gc.collect()
     gc.freeze()
     gc.set_threshold(5_000, 20, 100)
+    attacking = settings.attack_idle or settings.attack_flood
+    attacker = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) if attacking else None
     try:
+        attack = None
+        if attacker is not None:  # through the warm-up and the window, from a process of its own
+            attack = asyncio.get_running_loop().run_in_executor(
+                attacker, attack_for, base_url, settings.attack_idle, settings.attack_flood,
+                settings.warmup + settings.duration + 1.0, settings.attack_cpu,
+            )
         report = await _measure(settings, run, setup, connected, setup_errors, base_url, server_pids)
+        if attack is not None:
+            report = replace(report, attack=await attack)
         if settings.expert_tables:  # the same tables again, beside tables against expert bots
             experts = [_Bot(run, len(bots) + i, expert=True) for i in range(settings.expert_tables)]
             bots += experts
@@ -813,6 +832,8 @@ async def _drive(
             )
         return report
     finally:
+        if attacker is not None:
+            attacker.shutdown(wait=True, cancel_futures=True)
         run.stopping = True
         await asyncio.gather(*(bot.close() for bot in bots))
         gc.set_threshold(*thresholds)
@@ -935,6 +956,11 @@ def run_load(settings: LoadSettings) -> LoadReport:
         pids = [settings.server_pid] if settings.server_pid else []
         report: LoadReport = runner(_drive(settings, settings.url, pids))
         return report
+    if settings.attack_idle or settings.attack_flood:
+        # The players share 127.0.0.1: their address may hold them all (four seats a table at most);
+        # the attacker's is held to as much.
+        os.environ[CONNECTIONS_PER_ADDRESS_VARIABLE] = str(max(256, 4 * settings.tables + 64))
+        os.environ[ADDRESS_RATE_VARIABLE] = str(max(200, 4 * settings.tables))
     with tempfile.TemporaryDirectory(prefix="shuangkou-load-") as directory, _fresh_schema(settings) as settings:
         servers = _servers(settings, Path(directory))
         budgets: list[CpuBudget] = []
@@ -1191,6 +1217,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="give every server the run starts (each node, the baseline's too) a CPU budget of "
                              "its own, e.g. 0.5 for half a core, as if each ran on a machine of that size: a Linux "
                              "control group per server (needs root); default: no budget")
+    parser.add_argument("--attack-idle", type=int, default=0, metavar="N",
+                        help="a soak: a hostile client from another address (127.0.0.2) keeps trying to hold N idle "
+                             "connections (half a request each) through the warm-up and the window")
+    parser.add_argument("--attack-flood", type=int, default=0, metavar="K",
+                        help="a soak: the hostile client also floods pings on K WebSockets of its own guests")
+    parser.add_argument("--attack-cpu", type=float, metavar="CORES",
+                        help="a soak: hold the hostile client to this much CPU (a control group, needs root), as "
+                             "if it ran on a machine of its own; default: no budget")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
@@ -1204,6 +1238,10 @@ def settings_from(args: argparse.Namespace) -> LoadSettings:
             "--tables and --nodes must be at least 1, --duration positive, --warmup, --think and --expert-tables "
             "not negative"
         )
+    if args.attack_idle < 0 or args.attack_flood < 0:
+        raise ValueError("--attack-idle and --attack-flood must not be negative")
+    if (args.attack_idle or args.attack_flood) and args.url:
+        raise ValueError("--attack-idle and --attack-flood go with a server the run starts, not with --url")
     if args.expert_tables and args.sweep:
         raise ValueError("--expert-tables goes with one run, not with --sweep")
     if args.nodes > 1 or args.compare_nodes:
@@ -1224,7 +1262,8 @@ def settings_from(args: argparse.Namespace) -> LoadSettings:
         url=args.url, server_pid=args.server_pid, database_url=args.database_url, seed=args.seed,
         target_p99_ms=args.target_p99, nodes=args.nodes, cluster=args.nodes > 1, redis_url=args.redis_url,
         expert_tables=args.expert_tables, expert_room=args.expert_room, server_args=list(args.server_arg),
-        node_cpu=args.node_cpu,
+        node_cpu=args.node_cpu, attack_idle=args.attack_idle, attack_flood=args.attack_flood,
+        attack_cpu=args.attack_cpu,
     )
 
 

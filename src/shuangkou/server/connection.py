@@ -95,12 +95,13 @@ class Connection:
         if not self.closed:
             self.send_json(orjson.dumps(message))
 
-    def send_refusal(self, message: dict[str, Any]) -> None:
-        """Send the reply to a refused message, unless half the buffer is taken: then it is
-        dropped, so that a client flooding the server without reading never fills its own
-        buffer with refusals (and is never closed as too slow for them)."""
+    def send_refusal(self, message: dict[str, Any] | bytes) -> None:
+        """Send the reply to a refused message (a message, or its JSON), unless half the
+        buffer is taken: then it is dropped, so that a client flooding the server without
+        reading never fills its own buffer with refusals (and is never closed as too slow
+        for them)."""
         if self.outlet.unsent() < self.buffer_limit // 2:
-            self.send(message)
+            self.send_json(message) if isinstance(message, bytes) else self.send(message)
 
     def send_json(self, text: str | bytes) -> None:
         """Send a message already encoded as JSON."""
@@ -113,10 +114,10 @@ class Connection:
 
     def close(self, reason: str) -> None:
         """Tell the client why, then close after what was sent (code 1008 for a client too
-        slow to read, 1000 otherwise)."""
+        slow to read or flooding, 1000 otherwise)."""
         if self.closed:
             return
         self.closed = True
         self.close_reason = reason
         self.outlet.write_message(orjson.dumps({"type": "closed", "reason": reason}))
-        self.outlet.end(1008 if reason == "too_slow" else 1000)
+        self.outlet.end(1008 if reason in ("too_slow", "flooding") else 1000)

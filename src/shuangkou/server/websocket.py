@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import time
 from collections import deque
 from collections.abc import Coroutine
 from typing import Any, Final
@@ -60,6 +61,17 @@ CLOSE_TIMEOUT: Final = 10.0
 Work = Coroutine[Any, Any, None]
 
 
+FLOOD_REFUSALS = 5_000
+FLOOD_SECONDS = 10.0
+"""A connection that has more than :data:`FLOOD_REFUSALS` messages refused for the rate
+limit within :data:`FLOOD_SECONDS` is closed as ``flooding`` (a player's burst of a
+thousand keeps its seat; a client that ignores ``rate_limited`` does not). Past the first
+50 refusals of those seconds only every 100th is answered: each answer costs a write."""
+
+_RATE_LIMITED: Final = orjson.dumps(p.error("rate_limited", "too many messages; slow down"))
+RATE_LIMITED: Final = METRICS.errors.labels("rate_limited")
+
+
 class ClientSession:
     """One open connection of an account: what it watches, how fast it may send."""
 
@@ -74,13 +86,24 @@ class ClientSession:
             self.account.id, RateLimiter(state.settings.rate, state.settings.burst)
         )
         self.watching: Table | None = None
+        self.refusals = 0  # messages refused for the rate since refusals_since
+        self.refusals_since = 0.0
 
     def handle(self, data: bytes) -> Work | None:
         """One message: handled now, or the work to await before the next (seating, or a
         table watched on another node)."""
         allowed = self.limiter.allow() and self.account_limiter.allow()
         if not (allowed and self.state.address_messages.allow(self.address)):
-            self.refuse("rate_limited", "too many messages; slow down")
+            now = time.monotonic()
+            if now - self.refusals_since > FLOOD_SECONDS:
+                self.refusals_since, self.refusals = now, 0
+            refused = self.refusals = self.refusals + 1
+            if refused > FLOOD_REFUSALS:  # it ignores the limit: a flood, not a player
+                METRICS.errors.labels("flooding").inc()
+                self.connection.close("flooding")
+            elif refused <= 50 or refused % 100 == 0:  # a flood's replies thinned: each costs a write
+                RATE_LIMITED.inc()
+                self.connection.send_refusal(_RATE_LIMITED)
             return None
         try:
             message = p.parse_client_message(data)
