@@ -28,6 +28,7 @@ from server_fixtures import (
 )
 from websockets.exceptions import InvalidHandshake
 
+from shuangkou.loadtest.attack import attack_for
 from shuangkou.server.client import ClientError
 from shuangkou.store import Store
 
@@ -420,3 +421,17 @@ def test_a_client_that_ignores_the_rate_limit_is_closed_as_flooding(
         assert all(m["code"] == "rate_limited" for m in answers) and len(answers) < 200
 
     run(scenario())
+
+
+def test_the_soak_run_s_attacker_is_held_to_its_address_limits(start_server: Callable[..., RunningServer]) -> None:
+    """The load test's attacker (``shuangkou.loadtest.attack``), from its own address, tries
+    to hold 12 idle connections where its address may hold 5, and floods on one WebSocket:
+    it holds 5 at once, the others are refused at once, and its flood is answered by a few
+    ``pong`` and thinned ``rate_limited``."""
+    server = start_server(connections_per_address=5, header_seconds=30.0, rate=20.0, burst=40.0)
+    report = attack_for(server.base_url, idle=12, flood=1, seconds=3.0)
+    assert report["idle_refused"] > 0 and report["idle_opened"] >= 5
+    assert report["flood_connections"] == 1 and report["flood_sent"] > 100
+    answers = report["flood_answers"]
+    assert answers.get("welcome") == 1 and 0 < answers.get("pong", 0) <= 100
+    assert answers.get("error:rate_limited", 0) < report["flood_sent"] / 2
