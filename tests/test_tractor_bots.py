@@ -118,3 +118,44 @@ def test_table_bots_by_level() -> None:
     assert isinstance(easy.quick, HostingBot) and isinstance(normal.quick, GreedyBot)
     hand: TractorHand = TRACTOR.deal(ROOM, seed=0)
     assert normal.search(hand, 0, 1) is None
+
+
+def test_views_events_and_moves_match_their_schemas() -> None:
+    """The JSON Schemas of the protocol (``schemas()``) describe every view, event and move
+    of whole hands (a spectator's and each seat's), failed throws and escapes included."""
+    from pydantic import TypeAdapter
+
+    from shuangkou.games.tractor.wire import EventView, MoveView, TractorView
+
+    views, events, found = TypeAdapter(TractorView), TypeAdapter(EventView), TypeAdapter(list[MoveView])
+    for seed, bots in ((1, "random"), (2, "greedy")):
+        room = TRACTOR.load_room("tractor", {"escape_mode": "settle" if seed == 2 else "host",
+                                             "reveal_throw_blocker": True})
+        hand = TRACTOR.deal(room, seed=seed)
+        players = [TRACTOR.player(bots, seed + seat, room) for seat in range(4)]
+        while waits := hand.waiting():
+            for seat in (None, 0, 1, 2, 3):
+                views.validate_python(hand.view(seat))
+            seat = waits[0].seat
+            found.validate_json(TRACTOR.moves_json(hand, seat))
+            if seed == 2 and hand.phase == "play" and len(hand.tricks) == 5:
+                hand.apply(TRACTOR.action_from_dict({"seat": seat, "escape": True}))
+                continue
+            hand.apply(players[seat].act(hand, seat))
+        for event in hand.events:
+            events.validate_python(event.view())
+        assert hand.finished and set(TRACTOR.schemas()) == {"game", "event", "move", "messages"}
+
+
+def test_greedy_attackers_beat_a_hosting_dealer_team() -> None:
+    """In later hands dealt by the hosting team, the greedy attackers win at least 80 %."""
+    won = 0
+    for seed in range(60):
+        dealer = seed % 4
+        players = [TRACTOR.player("hosting" if seat % 2 == dealer % 2 else "greedy", seed, ROOM) for seat in range(4)]
+        hand = TRACTOR.deal(ROOM, seed=seed, carried={"levels": ["2", "2"], "dealer": dealer})
+        while waits := hand.waiting():
+            seat = waits[0].seat
+            hand.apply(players[seat].act(hand, seat))
+        won += hand.result == "attackers"
+    assert won >= 48

@@ -488,3 +488,28 @@ def test_T11_3_views_never_show_another_hand_or_the_bottom(seed: int, bots: list
         seat = waits[0].seat
         hand.apply(players[seat].act(hand, seat))
     assert hand.view(None)["bottom"] is not None
+
+
+def test_T11_1_timeouts_of_the_deal_and_the_window() -> None:
+    """T11.1: a timeout during the deal brings the seat's card, during the window ends its
+    declaring; neither is counted (only turns are)."""
+    hand = stacked(["2H", "3C", "4C", "5C"], dealer=0)
+    hand.apply(Timeout(0))
+    assert cards(hand, 0) == 1 and hand.timeouts == [0, 0, 0, 0]
+    deal_out(hand)
+    hand.apply(Timeout(2))
+    hand.apply(HostedTurn(3))
+    assert [wait.seat for wait in hand.waiting()] == [0, 1] and hand.timeouts == [0, 0, 0, 0]
+
+
+def test_a_refused_scenario_action_changes_nothing() -> None:
+    """A seeded scenario's declaration of cards the seat never receives is refused, and the
+    cards the referee dealt for it are taken back."""
+    hand = TRACTOR.scenario(ROOM, {"seed": 3})
+    seat = (hand.deal_from + 1) % 4
+    received = {hand.start.decks[0][index] for index in range(1, 100, 4)}
+    absent = next(suit * 13 for suit in range(4) if suit * 13 not in received)  # a 2 it never gets
+    before = hand.view(None), hand.seq
+    with pytest.raises(TractorError) as refused:
+        hand.apply(Declare(seat, (absent,)))
+    assert refused.value.code == "cards_not_held" and (hand.view(None), hand.seq) == before

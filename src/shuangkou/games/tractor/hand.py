@@ -604,7 +604,16 @@ class TractorHand:
         """Refuse ``action`` (a :class:`TractorError`) if it may not be applied now."""
         self._check(action)
 
+    def _as_phase(self, action: Action) -> Action:
+        """A timeout or a hosted turn during the deal or the window: the seat's card, or no
+        more declaring (what its timer and hosting do there)."""
+        if isinstance(action, Timeout | HostedTurn) and self.phase in ("deal", "declare"):
+            return self.default_action(action.seat)
+        return action
+
     def _check(self, action: Action) -> None:
+        if isinstance(action, Timeout | HostedTurn):
+            action = self._as_phase(action)
         if not isinstance(action, _ACTIONS):
             raise TractorError("bad_action", f"not an action: {action!r}")
         seat = action.seat
@@ -702,11 +711,17 @@ class TractorHand:
     # -- applying -----------------------------------------------------------------
 
     def apply(self, action: Action) -> list[Event]:
-        """Check and apply ``action``; the events it caused (forced plays included)."""
-        before = len(self.events)
-        if self.start.scripted:
-            self._script(action)
-        self._check(action)
+        """Check and apply ``action``; the events it caused (forced plays included). A
+        refused action changes nothing."""
+        before, applied = len(self.events), len(self.actions)
+        try:
+            if self.start.scripted:
+                self._script(action)
+            self._check(action)
+        except TractorError:
+            if len(self.actions) != applied:  # the referee's own dealing before it is taken back
+                self._replay(self.actions[:applied])
+            raise
         self.actions.append(action)
         self._apply(action)
         self._auto_play()
@@ -728,8 +743,10 @@ class TractorHand:
         self._check(action)
         self.actions.append(action)
         self._apply(action)
+        self._auto_play()
 
     def _apply(self, action: Action) -> None:
+        action = self._as_phase(action)
         seat = action.seat
         if isinstance(action, Hosting):
             if self.hosting[seat] != action.on:
@@ -956,15 +973,16 @@ class TractorHand:
         if not self.actions:
             raise TractorError("nothing_to_undo", "no action has been applied")
         last = self.actions[-1]
+        self._replay(self.actions[:-1])
+        return last
+
+    def _replay(self, actions: Sequence[Action]) -> None:
+        """This hand from its start with ``actions`` applied."""
         replayed = TractorHand.begin(self.room, self.start)
-        for action in self.actions[:-1]:
-            replayed._check(action)
-            replayed.actions.append(action)
-            replayed._apply(action)
-            replayed._auto_play()
+        for action in actions:
+            replayed._internal(action)
         for name in self.__dataclass_fields__:
             setattr(self, name, getattr(replayed, name))
-        return last
 
     # -- automatic actions and leaving ------------------------------------------
 

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import islice
-from typing import Any, Literal
+from typing import Any, Literal, NotRequired
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from typing_extensions import TypedDict  # pydantic needs it for schemas on Python < 3.12
 
 from .follows import hosting_follow, hosting_lead, legal_follows
 from .formats import Counts, profile_of, run_tops
@@ -30,6 +31,9 @@ __all__ = [
     "BuryMessage",
     "DeclareDoneMessage",
     "DeclareMessage",
+    "EventView",
+    "MoveView",
+    "TractorView",
     "TrickPlayMessage",
     "message_action",
     "moves",
@@ -161,7 +165,136 @@ def moves_json(hand: TractorHand, seat: int) -> str:
     return orjson.dumps(moves(hand, seat)).decode()
 
 
+class TrumpView(TypedDict):
+    """The trump once fixed: its suit (``"none"``: no trump) and the level rank."""
+
+    suit: Literal["S", "H", "C", "D", "none"]
+    level: str
+
+
+class DeclarationView(TypedDict):
+    """An accepted declaration (T2.2–T2.5)."""
+
+    seat: int
+    cards: str
+    kind: Literal["declare", "override", "reinforce"]
+    trump: Literal["S", "H", "C", "D", "none"]
+
+
+class TrickView(TypedDict):
+    """A finished trick: each play as ``[seat, cards]``."""
+
+    leader: int
+    plays: list[tuple[int, str]]
+    winner: int
+    points: int
+
+
+class ThrowView(TypedDict):
+    """A failed throw (T6.4): the cards tried, the component played, the cards returned."""
+
+    seat: int
+    attempted: str
+    forced: str
+    returned: int
+    blockers: NotRequired[list[int]]
+
+
+class ScoreView(TypedDict):
+    """The facts of a finished hand (T9–T10)."""
+
+    dealer: int
+    trick_points: int
+    bottom_points: int
+    bottom_multiplier: int
+    bottom_bonus: int
+    penalties: int
+    attackers_points: int
+    result: Literal["dealer", "attackers"] | None
+    levels_gained: int
+    levels_before: list[str]
+    levels_after: list[str]
+    next_dealer: int | None
+    match_over: bool
+
+
+class TractorView(TypedDict):
+    """What a seat (or a spectator) sees of a hand (T11.3): :meth:`~.hand.TractorHand.view`."""
+
+    seq: int
+    phase: Literal["deal", "declare", "bury", "play", "over"]
+    dealer: int | None
+    levels: list[str]
+    level: str
+    cards_left: list[int]
+    declarations: list[DeclarationView]
+    standing: DeclarationView | None
+    trump: TrumpView | None
+    bottom_card: str | None
+    bottom_count: int
+    waiting: list[int]
+    to_act: int | None
+    leader: int | None
+    trick: list[tuple[int, str]]
+    throw: ThrowView | None
+    last_trick: TrickView | None
+    tricks: int
+    attackers_points: int
+    attackers_cards: str
+    timeouts: list[int]
+    hosting: list[bool]
+    escaped: int | None
+    finished: bool
+    result: Literal["dealer", "attackers", "escape"] | None
+    score: ScoreView | None
+    bottom: str | None
+    seat: NotRequired[int]
+    hand: NotRequired[list[str]]
+    buried: NotRequired[str]
+
+
+class EventView(TypedDict):
+    """Something that happened in the hand (``type``); the other fields depend on it (an
+    ``end`` event carries :class:`ScoreView`'s fields and the ``bottom``)."""
+
+    type: Literal["deal", "declare", "dealt", "redeal", "bottom_card", "trump", "take_bottom", "bury",
+                  "throw_failed", "play", "trick", "timeout", "hosting", "escape", "end"]
+    seat: NotRequired[int]
+    cause: NotRequired[str]
+    cards: NotRequired[str | int]
+    accepted: NotRequired[bool]
+    kind: NotRequired[str]
+    trump: NotRequired[str]
+    reason: NotRequired[str]
+    dealer: NotRequired[int | None]
+    first: NotRequired[int]
+    levels: NotRequired[list[str]]
+    level: NotRequired[str]
+    redeal: NotRequired[int]
+    bottom: NotRequired[str | int]
+    count: NotRequired[int]
+    card: NotRequired[str]
+    suit: NotRequired[str]
+    by: NotRequired[str]
+    attempted: NotRequired[str]
+    forced: NotRequired[str]
+    returned: NotRequired[int]
+    blockers: NotRequired[list[int]]
+    winner: NotRequired[int]
+    points: NotRequired[int]
+    on: NotRequired[bool]
+
+
+class MoveView(TypedDict):
+    """A legal move as its message names it."""
+
+    type: Literal["declare", "declare_done", "bury", "trick_play"]
+    cards: NotRequired[str]
+
+
 def schemas() -> dict[str, Any]:
-    """JSON Schemas of Tractor's messages (its views and events are plain JSON objects,
-    described in docs/referee.md)."""
-    return {"messages": {cls.__name__: cls.model_json_schema() for cls in MESSAGES}}
+    """JSON Schemas of Tractor's messages, view, events and moves."""
+    shapes: dict[str, Any] = {"game": TractorView, "event": EventView, "move": MoveView}
+    schema = {name: TypeAdapter(shape).json_schema() for name, shape in shapes.items()}
+    schema["messages"] = {cls.__name__: cls.model_json_schema() for cls in MESSAGES}
+    return schema
