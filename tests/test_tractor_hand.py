@@ -513,3 +513,34 @@ def test_a_refused_scenario_action_changes_nothing() -> None:
     with pytest.raises(TractorError) as refused:
         hand.apply(Declare(seat, (absent,)))
     assert refused.value.code == "cards_not_held" and (hand.view(None), hand.seq) == before
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.sampled_from(["2S", "2H", "2C", "2D", "2S 2S", "2H 2H", "2C 2C",
+                                                             "2D 2D", "SJ SJ", "BJ BJ", "SJ", "2S 2H"])),
+                max_size=30),
+       st.booleans(), st.booleans())
+def test_T2_4_T2_5_the_ladder_only_climbs(attempts: list[tuple[int, str]], by_suit: bool, own: bool) -> None:
+    """T2.4, T2.5: whatever the requests, each accepted declaration is stronger than the one
+    it replaces (by strength, then by suit with equal_pair_by_suit), or the standing
+    declarer's second card of its single; so few are ever accepted and declaring ends."""
+    hands = ["2S 2S SJ", "2H 2H BJ", "2C 2C SJ", "2D 2D BJ"]
+    hand = stacked(hands, equal_pair_by_suit=by_suit, self_override=own)
+    deal_out(hand)
+    for seat, text in attempts:
+        try:
+            hand.apply(Declare(seat, tuple(faces_of(text))))
+        except TractorError as refused:
+            assert refused.code in ("declaration_refused", "cards_not_held")
+    for before, after in zip(hand.declarations, hand.declarations[1:], strict=False):
+        if after.kind == "reinforce":
+            assert (after.seat, after.suit, before.strength, after.strength) == (before.seat, before.suit, 1, 2)
+        else:
+            stronger = after.strength > before.strength
+            by_higher_suit = by_suit and after.strength == before.strength == 2 and \
+                after.suit is not None and before.suit is not None and after.suit < before.suit
+            assert stronger or by_higher_suit
+            assert own or after.seat != before.seat
+    assert len(hand.declarations) <= 8
+    close(hand)
+    assert hand.phase in ("bury", "deal")

@@ -175,3 +175,15 @@ def test_T6_5_an_attacker_s_failed_throw_lowers_the_attackers_points() -> None:
     failed = next(event for event in outcome["events"] if event["type"] == "throw_failed")
     assert (failed["forced"], failed["returned"]) == ("4H 4H", 1)
     assert outcome["attackers_points"] == -10
+
+
+def test_T6_4_the_blocker_is_named_only_when_the_room_says_so() -> None:
+    """T6.4: all seats see the attempted cards and the forced component; the blocking seats
+    are named with reveal_throw_blocker = true only."""
+    hands = ["9H 8H 8H 4H 4H", "QH QH 3C 4C 5C", "5H 5H 7C 8C 9C", "3D 4D 5D 6D 7D"]
+    hidden = tractor(hands, [p(0, "9H 8H 8H 4H 4H")])
+    failed = next(event for event in hidden["events"] if event["type"] == "throw_failed")
+    assert "blockers" not in failed and failed["forced"] == "4H 4H"
+    shown = tractor(hands, [p(0, "9H 8H 8H 4H 4H")], overrides={"reveal_throw_blocker": True})
+    failed = next(event for event in shown["events"] if event["type"] == "throw_failed")
+    assert failed["blockers"] == [1, 2]

@@ -884,7 +884,7 @@ class TractorHand:
                     returned = len(faces) - forced.size
                     penalty = returned * self.room.throw_penalty_per_card
                     self.penalties += penalty if team_of(seat) == team_of(self.dealer) else -penalty
-                    attempt: dict[str, object] = {"seat": seat, "attempted": faces_text(_sorted(cards)),
+                    attempt: dict[str, object] = {"seat": seat, "attempted": faces_text(self._display(cards)),
                                                   "forced": faces_text(forced.faces), "returned": returned}
                     if self.room.reveal_throw_blocker:
                         attempt["blockers"] = [other for other in range(SEATS) if other != seat and any(
