@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shuangkou.cards import CardParseError
+from shuangkou.cards import CardParseError, parse_cards
 from shuangkou.games.tractor.formats import Lead, counted, decompose, profile_of, run_tops
 from shuangkou.games.tractor.order import (
     BJ,
@@ -45,8 +45,11 @@ def test_T0_1_faces_of_the_108_cards_with_suits() -> None:
     assert FACES == 54 and {face_of(card_of_face(face)) for face in range(FACES)} == set(range(FACES))
     assert faces_text(faces_of("10H QS SJ BJ 2D")) == "10H QS SJ BJ 2D"
     assert face_of_text("AS") > face_of_text("2S")  # A is the highest plain rank, 2 the lowest
-    with pytest.raises(CardParseError, match="needs a suit"):
+    with pytest.raises(CardParseError, match=r"10 needs its suit \(S, H, C or D\), as in 10H"):
         faces_of("10 10")
+    with pytest.raises(CardParseError, match="needs a suit"):
+        face_of(parse_cards("Q")[0])
+    assert [str(card) for card in parse_cards("qs 10♥ sj", suited=True)] == ["QS", "10H", "SJ"]
 
 
 def test_T0_2_T1_1_seats_and_teams() -> None:

@@ -201,18 +201,22 @@ def parse_card(text: str) -> Card:
     return cards[0]
 
 
-def parse_cards(text: str | Iterable[str]) -> list[Card]:
+def parse_cards(text: str | Iterable[str], *, suited: bool = False) -> list[Card]:
     """Parse a card string such as ``"3 3 4 4 5 BJ"`` or ``"33445 BJ"``.
 
     Cards may be separated by spaces or commas or written together; case is ignored;
-    suits are optional (``S H C D`` or ``♠ ♥ ♣ ♦``). A plain ``J`` is always the Jack.
-    Raises :class:`CardParseError` naming the first unreadable character.
+    suits are optional (``S H C D`` or ``♠ ♥ ♣ ♦``) unless ``suited``, for the games where
+    suits matter (Tractor): then a card other than a joker without its suit is refused. A
+    plain ``J`` is always the Jack. Raises :class:`CardParseError` naming the first
+    unreadable character.
 
     >>> [str(card) for card in parse_cards("5678 SJ")]
     ['5', '6', '7', '8', 'SJ']
+    >>> [str(card) for card in parse_cards("10H QS BJ", suited=True)]
+    ['10H', 'QS', 'BJ']
     """
     if not isinstance(text, str):
-        return [card for part in text for card in parse_cards(part)]
+        return [card for part in text for card in parse_cards(part, suited=suited)]
     cards: list[Card] = []
     position = 0
     stripped = text.rstrip()
@@ -228,6 +232,9 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
             suit = None
             if suit_text:
                 suit = _GLYPH_SUITS.get(suit_text) or Suit(suit_text.upper())
+            elif suited:
+                rank = match.group("rank").upper()
+                raise CardParseError(f"{rank} needs its suit (S, H, C or D), as in {rank}H, in {text!r}")
             cards.append(Card(Rank.from_symbol(match.group("rank")), suit))
         position = match.end()
     return cards

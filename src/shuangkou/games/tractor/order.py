@@ -108,10 +108,7 @@ def face_text(face: int) -> str:
 def suited_cards(text: str) -> list[Card]:
     """The cards of a card string in which every card but a joker has its suit (T0.1):
     ``"10H 10H SJ"``; :class:`CardParseError` naming a card without one."""
-    cards = parse_cards(text)
-    for card in cards:
-        face_of(card)
-    return cards
+    return parse_cards(text, suited=True)
 
 
 def faces_of(text: str) -> list[int]:
