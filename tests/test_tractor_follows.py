@@ -241,3 +241,29 @@ def test_T11_2_the_hosting_follow() -> None:
     assert text(single) == "2H"
     void = hosting_follow(counted(faces_of("3S 9C 10D KD 4D")), lead_of("AH AH"), TEN_SPADES)
     assert text(void) == "9C 4D"
+
+
+@pytest.mark.parametrize(("hearts", "play", "refused"), [
+    ("8H 8H 7H 7H 5H 5H 3H 2H", "8H 8H 7H 7H 5H 5H", None),
+    ("8H 8H 7H 7H 5H 5H 3H 2H", "8H 8H 5H 5H 3H 2H", "tractors of the led suit"),
+    ("8H 8H 7H 7H 5H 5H 3H 2H", "8H 8H 7H 7H 3H 2H", "3 pairs of the led suit"),
+    ("8H 8H 7H 7H 5H 5H 3H 3H", "5H 5H 3H 3H 8H 8H", "tractors of the led suit"),
+    ("AH KH 6H 4C 5C 6C 7C 8C", "AH KH 6H 4C 5C 6C", None),
+    ("AH KH 6H 2S 3S 4S 5S 6S", "AH KH 2S 3S 4S 5S", "3 cards of the led suit"),
+])
+def test_T7_2_T7_3_T7_4_X15_through_the_referee(hearts: str, play: str, refused: str | None) -> None:
+    """T7.2–T7.4 (X15) played: the follows of seat 1 to QH QH JH JH 9H 9H, accepted or
+    refused with the duty they break."""
+    from tractor_support import p, tractor
+
+    from shuangkou.referee import ScenarioError
+
+    hands = ["QH QH JH JH 9H 9H 2C 3C", hearts, "2D 3D 4D 5D 6D 7D 8D 9D", "JD QD KD AD JC QC KC AC"]
+    actions = [p(0, X15_LEAD), p(1, play)]
+    if refused is None:
+        played = [event["cards"] for event in tractor(hands, actions)["events"] if event["type"] == "play"][1]
+        assert sorted(faces_of(played)) == sorted(faces_of(play))
+    else:
+        with pytest.raises(ScenarioError, match=refused) as error:
+            tractor(hands, actions)
+        assert (error.value.code, error.value.action) == ("illegal_follow", 1)

@@ -183,3 +183,21 @@ def test_T9_2_T16_4_the_bottom_bonus_end_to_end() -> None:
                           trump="H", level=["5", "3"], bottom="KD 10C 5D", auto=True)
     assert dealer_last["bottom_points"] == 25 and dealer_last["bottom_multiplier"] == 4
     assert dealer_last["attackers_points"] == 0  # T16.4: the bonus is 0, the bottom still reported
+
+
+def test_T10_4_T16_6_X19_through_the_referee() -> None:
+    """T10.4, T16.6 (X19) played: team 0+2 at Q wins every trick as dealer team (+3, stopped
+    at A); then, dealing at A, it keeps the attackers at 75 (the last trick and the bottom:
+    5 + 35 × 2) and wins the match; had they scored 130 (10 + 30 × 4 after a pair lead),
+    team 1+3 would take the deal with +1."""
+    first = tractor(["AH", "2H", "3H", "4H"], trump="S", level=["Q", "3"], auto=True)  # all plays forced
+    assert (first["attackers_points"], first["levels_after"], first["next_dealer"], first["match_over"]) == (
+        0, ["A", "3"], 2, False)
+    won = tractor(["2H", "4H", "3H", "5H"], [{"seat": 2, "bury": "KD 10D 10C 5D"}], trump="S",
+                  level=["A", "3"], dealer=2, bottom="KD 10D 10C 5D", auto=True)
+    assert (won["attackers_points"], won["result"], won["levels_after"], won["next_dealer"], won["match_over"]) == (
+        75, "dealer", ["A", "3"], None, True)
+    lost = tractor(["2H 6C", "4H 7C", "3H 3H", "5H 5H"], [{"seat": 2, "bury": "KD 10D 10C"}, p(2, "3H 3H")],
+                   trump="S", level=["A", "3"], dealer=2, bottom="KD 10D 10C", auto=True)
+    assert (lost["attackers_points"], lost["result"], lost["levels_after"], lost["next_dealer"]) == (
+        130, "attackers", ["A", "4"], 3)

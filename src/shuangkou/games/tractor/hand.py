@@ -509,6 +509,7 @@ class TractorHand:
             if start.trump is not None:
                 suit = None if start.trump == "none" else TRUMP_NAMES.index(start.trump)
                 hand._fix_trump(suit, "scenario")
+                hand._auto_play()
         else:
             hand._deal(0)
         return hand
