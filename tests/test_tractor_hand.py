@@ -544,3 +544,21 @@ def test_T2_4_T2_5_the_ladder_only_climbs(attempts: list[tuple[int, str]], by_su
     assert len(hand.declarations) <= 8
     close(hand)
     assert hand.phase in ("bury", "deal")
+
+
+def test_T11_5_leaving_costs_and_the_replay() -> None:
+    """T11.5: leaving during a hand costs escape_units × X (shown before, charged after);
+    the replay shows the teams, the dealer, the hands as dealt, the bottom and the trump."""
+    room = load_tractor_room("tractor", {"escape_mode": "settle"})
+    hand = TRACTOR.deal(room, seed=8, carried={"levels": ["4", "6"], "dealer": 3})
+    deal_out(hand)
+    assert hand.leaving_cost(1, [1000] * 4) == {"mode": "settle", "penalty": 720}
+    hand.apply(Escape(1))
+    assert hand.finished and hand.result == "escape" and hand.escape_action(2) is None
+    settled = hand.settlement([1000] * 4)
+    assert settled.deltas == (360, -720, 360, 0) and hand.escape_charged(settled) == {
+        "mode": "settle", "seat": 1, "penalty": 720, "charge": 720}
+    assert hand.carried() == {} and TRACTOR.teams(settled.to_dict(), 4) == [0, 1, 0, 1]
+    replay = TRACTOR.replay(hand.to_record(), hand)
+    assert replay["dealer"] == 3 and [len(faces_of(cards)) for cards in replay["hands"]] == [25] * 4
+    assert len(faces_of(replay["bottom"])) == 8 and replay["levels"] == ["4", "6"]
