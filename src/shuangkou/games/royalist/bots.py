@@ -25,8 +25,8 @@ __all__ = [
 
 BOTS: dict[str, str] = {
     "hosting": "the hosting policy of Y8.2 (ascends, stays hidden, smallest beating set)",
-    "greedy": "plays its role: ascends and declares by the strength of its hand, keeps its jokers for the rounds "
-              "that matter and lets a known teammate's set stand",
+    "greedy": "plays its role: ascends (a solo when it can), revolts, keeps its jokers for the rounds that matter, "
+              "lets a known teammate's set stand",
     "random": "uniformly random among the legal actions",
 }
 
@@ -223,16 +223,23 @@ def strength(counts: Counts) -> float:
 
 
 class GreedyBot(RoyalistBot):
-    """Plays its role: ascends, goes solo and declares by the strength of its hand; leads
-    its lowest ranks and keeps jokers for the rounds that matter (an opponent close to
-    going out, its own last sets); lets a known teammate's set stand; beats an opponent's
-    set with natural cards that break no rank."""
+    """Plays its role. It ascends (and plays a secret solo when dealt both marked cards: a
+    solo wins most of its games); as a revolutionary it revolts, which makes it a known
+    teammate of the other revolutionaries, while a guard stays hidden (明保 would show the
+    revolutionaries to each other too); it leads its lowest group of two or more cards
+    (a single is beaten by any higher card), keeps its jokers for the rounds that matter
+    (an opponent about to go out, its own last sets), lets a known teammate's set stand,
+    and beats an opponent's set with natural cards that break no rank — any natural set
+    against a known opponent or near its own end."""
 
-    ascend_from = -6.0
-    solo_from = 6.0
-    open_solo_from = 12.0
-    declare_from = 2.0
-    stop_opponent_at = 6  # an opponent holding this many cards or fewer is about to go out
+    # thresholds on :func:`strength` (dealt hands: median -3, 2 % below -9, 2 % above 4.5)
+    ascend_from = -9.0  # only the weakest hands pass the throne on
+    solo_from = -9.0
+    open_solo_from = 6.0  # 包 doubles the stake: only with a hand of many jokers and top cards
+    open_guard_from = 6.0  # 明保 helps the revolutionaries more than the royals: only with a winning hand
+    revolt_from = -9.0  # a revolt makes the seat a known teammate of the other revolutionaries
+    break_ranks_at = 3  # with this many natural ranks or fewer, a set may break a rank
+    stop_opponent_at = 2  # an opponent holding this many cards or fewer is about to go out
 
     def throne(self, seen: Seen) -> Literal["ascend", "open_solo", "abdicate"]:
         power = strength(seen.counts)
@@ -249,8 +256,8 @@ class GreedyBot(RoyalistBot):
     def declare(self, seen: Seen) -> bool:
         power = strength(seen.counts)
         if seen.role == "guard" and not seen.solo:
-            return seen.room.open_guard and power >= self.declare_from
-        return seen.room.revolt and power >= self.declare_from + 2
+            return seen.room.open_guard and power >= self.open_guard_from
+        return seen.room.revolt and power >= self.revolt_from
 
     def choose(self, seen: Seen) -> CardSet | None:
         whole = whole_hand_set(seen)
@@ -273,6 +280,11 @@ class GreedyBot(RoyalistBot):
             seen.rules.sixes_last and ranks[0] + 3 == Rank.SIX.value
         ):
             return CardSet(0, 0, counts[BJ_SLOT], counts[SJ_SLOT])  # keep the rank for last
+        if lead.naturals == 1:  # a single is beaten by any higher card: lead the lowest group of two or more
+            allowed = [slot for slot in ranks if not (seen.rules.sixes_last and slot + 3 == Rank.SIX.value)]
+            group = next((slot for slot in allowed if counts[slot] >= 2), None)
+            if group is not None:
+                return CardSet(group + 3, counts[group], 0, 0)
         return lead
 
     def _follow(self, seen: Seen, table: CardSet) -> CardSet | None:
@@ -285,11 +297,12 @@ class GreedyBot(RoyalistBot):
             return None
         counts = seen.counts
         urgent = self._urgent(seen, table_seat)
+        known_opponent = seen.known[table_seat] is not None and seen.opponent(table_seat)
         natural = [m for m in moves if not m.big and not m.small and not m.bomb]
         clean = [m for m in natural if counts[m.rank - 3] == m.naturals or m.rank >= Rank.ACE.value]
         if clean:
             return clean[0]
-        if natural and (urgent or groups(counts) <= 3):
+        if natural and (urgent or known_opponent or groups(counts) <= self.break_ranks_at):
             return natural[0]
         if urgent or self._closing(seen, moves[0]):
             return moves[0]
