@@ -165,9 +165,6 @@ def test_Y4_7_Y10_2_the_hint_is_the_smallest_beating_set() -> None:
     assert smallest_beating(counts_text("7 7 SJ"), read("8 8")) is None
 
 
-counts_strategy = st.lists(st.integers(0, 4), min_size=NUM_SLOTS, max_size=NUM_SLOTS).map(tuple)
-
-
 def brute_force(hand: Counts, table: CardSet | None) -> set[CardSet]:
     """Every sub-multiset of ``hand`` that reads as a set and beats ``table``."""
     found = set()
