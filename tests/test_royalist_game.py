@@ -327,7 +327,7 @@ def test_Y3_7_Y13_9_auto_pass_and_after_a_big_joker() -> None:
     assert after.to_act == 0 and after.table is None
     auto = act(start(hands), {"seat": 0, "ascend": True}, *no(1, 2, 3, 4), p(0, "Q"))
     assert auto.to_act == 3 and [e.to_dict()["cause"] for e in auto.events[-2:]] == ["auto_pass", "auto_pass"]
-    assert ROYALIST.moves_json(auto, 3) == '[{"type":"play","cards":"SJ"},{"type":"pass"}]'
+    assert ROYALIST.moves_json(auto, 3) == '[{"type":"play","cards":"SJ*"},{"type":"pass"}]'
 
 
 def test_Y3_8_sixes_last_in_play() -> None:

@@ -19,9 +19,9 @@ from typing_extensions import TypedDict
 
 from ...cards import CardParseError
 from ..shuangkou.wire import PassMessage, PlayMessage
-from .deck import GUARD_CARD, parse_hand
-from .game import Abdicate, Action, Ascend, Declare, Pass, Play, RoyalistError, RoyalistHand
-from .sets import legal_sets
+from .deck import EMPEROR_CARD, GUARD_CARD, card_text, parse_hand
+from .game import Abdicate, Action, Ascend, Declare, Pass, Play, RoyalistError, RoyalistHand, cards_for
+from .sets import CardSet, legal_sets
 
 __all__ = ["MESSAGES", "AbdicateMessage", "AscendMessage", "DeclareMessage", "message_action", "moves", "schemas"]
 
@@ -99,10 +99,23 @@ def moves(hand: RoyalistHand, seat: int) -> list[dict[str, object]]:
         return [{"type": "declaration", "declare": False}, {"type": "declaration", "declare": True}]
     table = hand.table_set
     sets = legal_sets(hand.counts(seat), table, room.set_rules, hand.bomb_ranks(seat))
-    found = [{"type": "play", "cards": str(move)} for move in sets]
+    found = [{"type": "play", "cards": _move_text(hand, seat, move)} for move in sets]
     if table is not None:
         found.append({"type": "pass"})
     return found
+
+
+def _move_text(hand: RoyalistHand, seat: int, move: CardSet) -> str:
+    """The cards of a set as the seat plays them: ranks, and a joker the seat holds only
+    marked written ``BJ*``/``SJ*`` (a plain ``BJ`` names an unmarked one, which the hand
+    may lack)."""
+    words = str(move).split()
+    used = cards_for(hand.hands[seat], move)
+    for marked in (EMPEROR_CARD, GUARD_CARD):
+        if marked in used:
+            plain = card_text(marked).rstrip("*")
+            words[len(words) - 1 - words[::-1].index(plain)] = card_text(marked)
+    return " ".join(words)
 
 
 def moves_json(hand: RoyalistHand, seat: int) -> str:
