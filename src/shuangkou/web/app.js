@@ -444,9 +444,10 @@ function onNotice(message) {
 }
 
 function onError(message) {
-  const outcome = S.errorOutcome(state, message);
+  const refusals = game?.refusals;
+  const outcome = S.errorOutcome(state, message, refusals);
   const text = () => refusalText({ code: message.code, text: message.message });
-  reduce(message, S.receiveError);
+  reduce(message, (before) => S.receiveError(before, message, refusals));
   switch (outcome) {
     case "login":
       signOut();

@@ -4,12 +4,12 @@
 // app.js wires events to reducers.
 //
 // This module is the shell's part, the same for every game: the connection, the account and
-// the lobby, the table's seats and names, where each seat sits, teams and places as the
-// server says, timers, hosting, leaving and what it charges, Ready, the offer of bots, the
-// notices. A game's renderer (games/NAME/) keeps its own keys in the same object (the hand,
+// the lobby, the table's seats and names, where each seat sits, timers, hosting, leaving and
+// what it charges, Ready, the offer of bots, the notices. A game's renderer (games/NAME/) keeps its own keys in the same object (the hand,
 // the selection, hints …) and reduces every server message after the shell has
-// (`reduce(before, after, message)`, see games/index.js). Nothing here knows the rules: the
-// seats, teams, places, timers and results all come from the server. Two seats or four: the
+// (`reduce(before, after, message)`, see games/index.js); what a game's table view holds
+// beyond turns, hosting and timeouts (cards, teams, places) is read by its renderer only.
+// Nothing here knows the rules: the seats, timers and results all come from the server. Two seats or four: the
 // seats are as many as `table.seats`.
 
 /** The state of a page that has just loaded (the shell's keys; a game adds its own when its
@@ -69,44 +69,6 @@ export function seatPositions(state) {
 export function positionOf(state, seat) {
   const positions = seatPositions(state);
   return Object.keys(positions).find((position) => positions[position] === seat) ?? null;
-}
-
-/** A seat's team as the server says (`game.teams`); null before the first deal. */
-export function teamOf(state, seat) {
-  const teams = currentGame(state)?.teams;
-  return teams && seat !== null && seat !== undefined ? teams[seat] ?? null : null;
-}
-
-/** With four seats, "us" (our team) or "them"; null with two seats or before the deal. */
-export function sideOf(state, seat) {
-  if (!isFourSeat(state)) return null;
-  const ours = teamOf(state, seatPositions(state).me);
-  const theirs = teamOf(state, seat);
-  if (ours === null || theirs === null) return null;
-  return ours === theirs ? "us" : "them";
-}
-
-/** Our partner's seat (the other seat of our team, from the server's teams), or null. */
-export function partnerSeat(state) {
-  if (!isFourSeat(state)) return null;
-  const me = seatPositions(state).me;
-  const teams = currentGame(state)?.teams;
-  if (!teams) return null;
-  const seat = teams.findIndex((team, index) => index !== me && team === teams[me]);
-  return seat < 0 ? null : seat;
-}
-
-/** A seat's place in the finishing order (1 = 头游 …), from `finish_order`; null while it holds cards. */
-export function placeOf(state, seat) {
-  if (!isFourSeat(state)) return null;
-  const order = currentGame(state)?.finish_order || [];
-  const index = order.indexOf(seat);
-  return index < 0 ? null : index + 1;
-}
-
-/** The seats the server placed, first out first, each with its place. */
-export function finishingOrder(state) {
-  return (currentGame(state)?.finish_order || []).map((seat, index) => ({ seat, place: index + 1 }));
 }
 
 /** A game is being played (not over) at our table. */
@@ -422,28 +384,29 @@ export function receiveNotice(state, message) {
   return { ...state, message: { kind: "warn", source: "notice", key: "notice.timedOut", vars: { count: message.count } } };
 }
 
-/** The refusals of an action at the table (a play, a pass …), said under the game rather than as a toast. */
-const PLAY_ERRORS = new Set([
-  "unavailable", "invalid_combination", "does_not_beat", "not_your_turn", "pass_on_lead", "stale", "cards_not_held", "no_cards",
-  "not_playing", "game_over", "unknown_card",
-]);
+/** The refusals of an action at the table that any game's actions may meet, said under the
+ * game rather than as a toast; a game adds its own codes (its renderer's `refusals`). */
+export const ACTION_ERRORS = Object.freeze(["unavailable", "not_your_turn", "stale", "not_playing", "game_over"]);
 
 /**
  * What an `error` means for the page: "login" (the token is gone), "invite" (the invited
  * table cannot be joined: back to the lobby), "rejoin" (already seated: reconnect to that
- * seat), "play" (a refused action, said under the hand) or "toast".
+ * seat), "play" (a refused action, said under the game: one of `ACTION_ERRORS` or of the game's
+ * `refusals`) or "toast".
  */
-export function errorOutcome(state, message) {
+export function errorOutcome(state, message, refusals = []) {
   if (message.code === "invalid_token") return "login";
   if (state.joining && state.invite) return "invite";
   if (state.joining && message.code === "already_seated") return "rejoin";
-  if (PLAY_ERRORS.has(message.code) && state.view === "table") return "play";
+  const refused = ACTION_ERRORS.includes(message.code) || (refusals || []).includes(message.code);
+  if (refused && state.view === "table") return "play";
   return "toast";
 }
 
-/** `error`: a refusal; nothing changed on the server. */
-export function receiveError(state, message) {
-  const outcome = errorOutcome(state, message);
+/** `error`: a refusal; nothing changed on the server (`refusals`: the game's own codes of a
+ * refused action, as in `errorOutcome`). */
+export function receiveError(state, message, refusals = []) {
+  const outcome = errorOutcome(state, message, refusals);
   const next = {
     ...state, busy: false, joining: false, rematch: null, autoReady: state.joining ? false : state.autoReady,
   };

@@ -12,6 +12,9 @@
 //   start(shell)                  once, before its first table: wire its buttons; shell = {state(), update(next),
 //                                 send(message), receive(message), sound}
 //   render(state, {now, center})  draw the game's part of the table (center: the felt's middle, or null between games)
+//   seatBadges(state, seat, position) what a seat shows of the game, {side, tags, line, hand} (the shell draws
+//                                 the seat's name, balance, connection, Ready and timer)
+//   refusals                      the error codes of a refused action of this game, said under the game
 //   after(message, before)        its side effects once the shell has handled a server message
 //   tell(event)                   what an event the shell does not tell says (sounds, announcements, banners)
 //   key(event)                    a key pressed at the table
@@ -26,7 +29,7 @@ export const DEFAULT_GAME = "shuangkou";
 /** The names this page has a renderer for (a folder games/NAME/ each). */
 export const GAMES = Object.freeze(["shuangkou"]);
 
-const MEMBERS = ["name", "initialState", "reduce", "start", "render", "after", "tell", "key", "settlement", "replay", "rules", "help"];
+const MEMBERS = ["name", "initialState", "reduce", "start", "render", "seatBadges", "refusals", "after", "tell", "key", "settlement", "replay", "rules", "help"];
 
 const loading = new Map(); // name → Promise of its renderer
 const loaded = new Map(); // name → its renderer, once loaded

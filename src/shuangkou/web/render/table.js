@@ -6,11 +6,10 @@
 // buttons …) is the game's renderer's (`render`), given the felt's middle when it is its.
 
 import { t } from "../i18n.js";
-import { cardBack } from "../deck.js";
 import { $, h } from "../dom.js";
 import {
-  botOffer, canFillWithBots, hostingButton, isFourSeat, isMyTurn, isPlaying, mySeat, opponentSeat, placeOf, readiness, seatCount,
-  seatPositions, secondsUntil, sideOf, turnTimer,
+  botOffer, canFillWithBots, hostingButton, isFourSeat, isMyTurn, isPlaying, mySeat, opponentSeat, readiness, seatCount,
+  seatPositions, secondsUntil, turnTimer,
 } from "../state.js";
 import { displayName, initial, levelTag, money, seatName } from "./common.js";
 import { renderResult } from "./result.js";
@@ -37,7 +36,7 @@ export function renderTable(state, actions, now, game) {
   for (const [position, selector] of Object.entries(SEAT_NODES)) {
     const node = $(selector);
     node.hidden = !(position in positions);
-    if (!node.hidden) renderSeat(state, node, positions[position], position);
+    if (!node.hidden) renderSeat(state, node, positions[position], position, game);
   }
   const center = $("#felt-center");
   center.replaceChildren();
@@ -49,16 +48,17 @@ export function renderTable(state, actions, now, game) {
   drawBanner();
 }
 
-/** One seat at its place (`position`: "me", "top", "left" or "right"). */
-function renderSeat(state, node, index, position) {
+/** One seat at its place (`position`: "me", "top", "left" or "right"); what it shows of the
+ * game (Shuangkou: its team, place and cards) is the game's renderer's (`seatBadges`). */
+function renderSeat(state, node, index, position, renderer) {
   node.replaceChildren();
   const mine = position === "me";
   const table = state.table;
   const seat = index === null ? null : table.seats[index];
   const game = table.game;
-  const side = sideOf(state, index);
+  const badges = index === null ? {} : renderer.seatBadges(state, index, position);
   node.dataset.seat = index === null ? "" : String(index);
-  node.dataset.side = side || "";
+  node.dataset.side = badges.side || "";
   if (!seat) {
     node.classList.add("empty");
     node.classList.remove("to-act");
@@ -69,13 +69,7 @@ function renderSeat(state, node, index, position) {
   const toAct = isPlaying(state) && game.to_act === index;
   node.classList.toggle("to-act", Boolean(toAct));
   const hosting = game && !game.finished && game.hosting[index];
-  const place = placeOf(state, index);
-  const tags = [];
-  if (isFourSeat(state) && !mine) {
-    const role = side === "us" ? t("seat.partner") : side === "them" ? t(`seat.opp.${position}`) : t(`seat.pos.${position}`);
-    tags.push(h("span", { class: `tag tag-role${side ? ` tag-${side}` : ""}`, "data-testid": `role-${index}` }, role));
-  }
-  if (place) tags.push(h("span", { class: `tag tag-place place-${place}`, "data-testid": `place-${index}` }, t(`place.${place}`)));
+  const tags = [...(badges.tags || [])];
   if (seat.bot && displayName(seat) !== t("seat.botName")) tags.push(h("span", { class: "tag tag-bot" }, t("seat.bot")));
   if (seat.bot_level) tags.push(levelTag(seat, `bot-level-${index}`));
   if (hosting) tags.push(h("span", { class: "tag tag-hosting", "data-testid": `hosting-${index}` }, t("seat.hosting")));
@@ -88,7 +82,6 @@ function renderSeat(state, node, index, position) {
     tags.push(seat.ready ? h("span", { class: "tag tag-ready" }, t("seat.ready"))
       : h("span", { class: "tag tag-notready" }, t("seat.notReady")));
   }
-  const left = game ? game.cards_left[index] : null;
   const timer = h("div", {
     class: "timer", role: "timer", "data-testid": `timer-${index}`, "aria-live": "off",
     "aria-label": t("seat.timerLabel", { name: seatName(state, index) }), hidden: !toAct,
@@ -106,21 +99,11 @@ function renderSeat(state, node, index, position) {
     h("div", { class: "seat-text" },
       h("div", { class: "seat-name" }, h("span", { class: "name" }, displayName(seat)), mine ? h("span", { class: "you" }, t("seat.youTag")) : null),
       h("div", { class: "seat-balance", "data-testid": `seat-balance-${index}` }, money(seat.balance, table.edition)),
-      h("div", { class: "tags" }, ...tags)),
+      h("div", { class: "tags" }, ...tags),
+      badges.line || null),
     timer);
   node.append(info);
-  if (!mine && left !== null && left !== undefined) {
-    const four = isFourSeat(state);
-    const backs = h("div", { class: "backs", "aria-label": t("seat.cardsLeft", { name: displayName(seat), count: left }),
-      role: "img", "data-testid": four ? `cards-${index}` : "opp-cards" });
-    const shown = Math.min(left, four && position !== "top" ? 9 : 27);
-    for (let i = 0; i < shown; i += 1) backs.append(cardBack());
-    backs.style.setProperty("--n", String(Math.max(1, shown)));
-    node.append(h("div", { class: `opp-hand${left ? "" : " out"}` }, backs,
-      h("span", { class: "count-badge", "data-testid": four ? `count-${index}` : "opp-count" }, String(left))));
-  } else if (mine && left !== null && left !== undefined) {
-    info.querySelector(".seat-text").append(h("div", { class: "my-count" }, t("seat.myCards", { count: left })));
-  }
+  if (badges.hand) node.append(badges.hand);
 }
 
 /**

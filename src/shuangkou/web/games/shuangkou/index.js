@@ -3,10 +3,11 @@
 // interface is described there and in docs/web.md ("A renderer per game").
 
 import { after, key, preferences, start, tell } from "./play.js";
-import { reduce } from "./state.js";
+import { REFUSALS, reduce } from "./state.js";
 import { helpNodes, lobbyRules } from "./render/help.js";
 import { nowPanel, seatPanel, stepText } from "./render/replay.js";
 import { settlementNodes } from "./render/result.js";
+import { seatBadges } from "./render/seat.js";
 import { renderGame } from "./render/table.js";
 
 export default {
@@ -15,6 +16,8 @@ export default {
   reduce,
   start,
   render: renderGame,
+  seatBadges,
+  refusals: REFUSALS,
   after,
   tell,
   key,

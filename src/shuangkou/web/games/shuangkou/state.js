@@ -14,7 +14,7 @@
 import * as shell from "../../state.js";
 import { RANKS, parseCard, sortCards } from "../../deck.js";
 import {
-  POSITIONS, currentGame, errorOutcome, hostingButton, isFourSeat, isMyTurn, isPlaying, mySeat, readiness, say, seatPositions,
+  POSITIONS, currentGame, hostingButton, isFourSeat, isMyTurn, isPlaying, mySeat, readiness, say, seatPositions,
 } from "../../state.js";
 
 export * from "../../state.js";
@@ -50,9 +50,18 @@ export function receiveState(state, message) {
   return reduce(state, shell.receiveState(state, message), message);
 }
 
+/** The refusals of a play or a pass that are Shuangkou's (beyond the shell's `ACTION_ERRORS`),
+ * said under the hand rather than as a toast (the renderer's `refusals`). */
+export const REFUSALS = Object.freeze(["invalid_combination", "does_not_beat", "pass_on_lead", "cards_not_held", "no_cards", "unknown_card"]);
+
+/** What an `error` means for the page at a Shuangkou table: the shell's `errorOutcome` with this game's refusals. */
+export function errorOutcome(state, message) {
+  return shell.errorOutcome(state, message, REFUSALS);
+}
+
 /** `error`: the shell's part, then the game's (a refused play names what it did not beat). */
 export function receiveError(state, message) {
-  return reduce(state, shell.receiveError(state, message), message);
+  return reduce(state, shell.receiveError(state, message, REFUSALS), message);
 }
 
 /**
@@ -77,6 +86,62 @@ export function reduce(before, after, message) {
 
 // ---------------------------------------------------------------------------
 // Selectors: the table
+
+/** A seat's team as the server says (`game.teams`); null before the first deal. */
+export function teamOf(state, seat) {
+  const teams = currentGame(state)?.teams;
+  return teams && seat !== null && seat !== undefined ? teams[seat] ?? null : null;
+}
+
+/** With four seats, "us" (our team) or "them"; null with two seats or before the deal. */
+export function sideOf(state, seat) {
+  if (!isFourSeat(state)) return null;
+  const ours = teamOf(state, seatPositions(state).me);
+  const theirs = teamOf(state, seat);
+  if (ours === null || theirs === null) return null;
+  return ours === theirs ? "us" : "them";
+}
+
+/** Our partner's seat (the other seat of our team, from the server's teams), or null. */
+export function partnerSeat(state) {
+  if (!isFourSeat(state)) return null;
+  const me = seatPositions(state).me;
+  const teams = currentGame(state)?.teams;
+  if (!teams) return null;
+  const seat = teams.findIndex((team, index) => index !== me && team === teams[me]);
+  return seat < 0 ? null : seat;
+}
+
+/** A seat's place in the finishing order (1 = 头游 …), from `finish_order`; null while it holds cards. */
+export function placeOf(state, seat) {
+  if (!isFourSeat(state)) return null;
+  const order = currentGame(state)?.finish_order || [];
+  const index = order.indexOf(seat);
+  return index < 0 ? null : index + 1;
+}
+
+/** The seats the server placed, first out first, each with its place. */
+export function finishingOrder(state) {
+  return (currentGame(state)?.finish_order || []).map((seat, index) => ({ seat, place: index + 1 }));
+}
+
+
+/**
+ * What a seat shows of Shuangkou beside what the shell shows of every seat (its name,
+ * balance, connection, Ready, timer): `{side, role, place, cardsLeft}`. `side` is "us" or
+ * "them" with four seats once the teams are dealt, else null; `role` the tag of another seat
+ * at four ("partner", "opp" or "pos": its place at the table, before the deal), null for our
+ * own seat and at two; `place` its finishing place (four seats), or null; `cardsLeft` how many
+ * cards it holds, or null between games. `position` is the seat's place at the table ("me",
+ * "top", "left", "right").
+ */
+export function seatFacts(state, seat, position) {
+  const game = currentGame(state);
+  const side = sideOf(state, seat);
+  const role = isFourSeat(state) && position !== "me" ? (side === "us" ? "partner" : side === "them" ? "opp" : "pos") : null;
+  const left = game ? game.cards_left?.[seat] : null;
+  return { side, role, place: placeOf(state, seat), cardsLeft: left ?? null };
+}
 
 /** Whether a combination view is a bomb (the server says so). */
 export function isBomb(combo) {
