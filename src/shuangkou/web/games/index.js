@@ -7,6 +7,7 @@
 // game"):
 //
 //   name                          the game's name, as the server writes it
+//   words                         its words, {en: {key: text}, zh: {…}}, merged into the shell's dictionaries on load
 //   initialState(storage)         the game's keys of the page's state (its remembered choices read from storage)
 //   reduce(before, after, message) the game's part of every server message, after the shell's reducer: the state
 //   start(shell)                  once, before its first table: wire its buttons; shell = {state(), update(next),
@@ -23,13 +24,15 @@
 //   rules()                       the rules in short (list items for the lobby)
 //   help()                        the help's body
 
+import { addWords } from "../i18n.js";
+
 /** The game of a table, room or stored game that does not name one (before games had names). */
 export const DEFAULT_GAME = "shuangkou";
 
 /** The names this page has a renderer for (a folder games/NAME/ each). */
 export const GAMES = Object.freeze(["shuangkou"]);
 
-const MEMBERS = ["name", "initialState", "reduce", "start", "render", "seatBadges", "refusals", "after", "tell", "key", "settlement", "replay", "rules", "help"];
+const MEMBERS = ["name", "words", "initialState", "reduce", "start", "render", "seatBadges", "refusals", "after", "tell", "key", "settlement", "replay", "rules", "help"];
 
 const loading = new Map(); // name → Promise of its renderer
 const loaded = new Map(); // name → its renderer, once loaded
@@ -50,6 +53,7 @@ export function loadGame(name) {
       const missing = MEMBERS.filter((member) => !renderer || renderer[member] === undefined);
       if (missing.length) throw new Error(`games/${name}/index.js is no renderer: it lacks ${missing.join(", ")}`);
       if (renderer.name !== name) throw new Error(`games/${name}/index.js is the renderer of "${renderer.name}", not of "${name}"`);
+      addWords(renderer.words);
       loaded.set(name, renderer);
       return renderer;
     });

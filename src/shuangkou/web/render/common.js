@@ -67,11 +67,10 @@ export function miniCard(card) {
   return h("span", { class: `mini ${card.red ? "red" : "black"}` }, card.rank + glyph);
 }
 
-/** A refused action in the page's words, from the server's error code (its English `text` for
- * a code the page does not know). A game may say more (Shuangkou: the combination a play did
- * not beat). */
+/** A refused action in the page's words, from the server's error code (`err.CODE`, in the
+ * shell's dictionary or the words of the table's game; its English `text` for a code the page
+ * does not know). A game may say more (Shuangkou: the combination a play did not beat). */
 export function refusalText({ code, text }) {
-  if (code === "does_not_beat") return t("err.does_not_beat_plain");
   const key = `err.${code}`;
   const known = t(key);
   return known === key ? t("err.generic", { message: text }) : known;

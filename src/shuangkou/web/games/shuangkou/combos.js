@@ -3,7 +3,7 @@
 // joker of a play stands for (the server's `stands_for`). No rule logic: the kind, the top,
 // the phase and the jokers' stand-ins are the server's.
 
-import { t } from "../../i18n.js";
+import { t } from "./i18n.js";
 import { parseCards, rankText } from "../../deck.js";
 
 /** For each card of a play, the rank it stands for when it is a joker (the server's `stands_for`, in joker order), else null. */

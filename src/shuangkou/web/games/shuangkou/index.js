@@ -2,6 +2,7 @@
 // result and its replays. Loaded by name through the registry (games/index.js); the
 // interface is described there and in docs/web.md ("A renderer per game").
 
+import { words } from "./i18n.js";
 import { after, key, preferences, start, tell } from "./play.js";
 import { REFUSALS, reduce } from "./state.js";
 import { helpNodes, lobbyRules } from "./render/help.js";
@@ -12,6 +13,7 @@ import { renderGame } from "./render/table.js";
 
 export default {
   name: "shuangkou",
+  words,
   initialState: preferences,
   reduce,
   start,

@@ -4,7 +4,7 @@
 // bomb and 接风 banners), and what it does once the shell has handled a server message.
 // The state is the shell's one object, read and replaced through the `shell` given to `start`.
 
-import { t } from "../../i18n.js";
+import { t } from "./i18n.js";
 import { cardLabel, parseCard } from "../../deck.js";
 import { $, announce, toast } from "../../dom.js";
 import { seatName } from "../../render/common.js";

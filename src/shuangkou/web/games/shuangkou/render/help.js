@@ -2,7 +2,7 @@
 // help), and the help's body: the bomb phases (R4, C3.1) and the keys. All of it is text
 // from the dictionaries, not worked out by the page.
 
-import { t } from "../../../i18n.js";
+import { t } from "../i18n.js";
 import { h } from "../../../dom.js";
 
 const RULE_KEYS = ["help.rule1", "help.rule2", "help.rule3", "help.rule4", "help.rule5"];

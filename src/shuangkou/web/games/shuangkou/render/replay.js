@@ -4,7 +4,7 @@
 // holds). The viewer's frame (controls, list of steps, link, settlement) is the shell's
 // (render/replay.js).
 
-import { t } from "../../../i18n.js";
+import { t } from "../i18n.js";
 import { cardFace, cardLabel, heldText, parseCard, parseCards, sortCards } from "../../../deck.js";
 import { h } from "../../../dom.js";
 import { levelTag, miniCard, seatName } from "../../../render/common.js";

@@ -2,7 +2,7 @@
 // in the shell's result frame (render/result.js: the game id, readiness, Ready and Lobby)
 // and at the end of a replay.
 
-import { t, formatNumber } from "../../../i18n.js";
+import { t, formatNumber } from "../i18n.js";
 import { heldText, parseCards } from "../../../deck.js";
 import { h } from "../../../dom.js";
 import { miniCard, money, seatName, signed } from "../../../render/common.js";

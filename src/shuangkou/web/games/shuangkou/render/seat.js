@@ -3,7 +3,7 @@
 // and its finishing place; its cards, as a fan of backs with a count for the other seats and
 // as a line under our own balance. Drawn by the shell's seat (the renderer's `seatBadges`).
 
-import { t } from "../../../i18n.js";
+import { t } from "../i18n.js";
 import { cardBack } from "../../../deck.js";
 import { h } from "../../../dom.js";
 import { displayName } from "../../../render/common.js";

@@ -4,7 +4,7 @@
 // tracker, the hand and the message under it. The seats, the timers, the waiting and ready
 // panels and the hosting switch are the shell's (render/table.js).
 
-import { t } from "../../../i18n.js";
+import { t } from "../i18n.js";
 import { cardFace, parseCard, parseCards, rankText } from "../../../deck.js";
 import { $, h } from "../../../dom.js";
 import { miniCard, refusalText, seatName } from "../../../render/common.js";
@@ -204,7 +204,9 @@ export function renderSortLabel(state) {
 /** The words of the message under the hand. */
 export function messageText(message) {
   if (message.code) {
-    if (message.code === "does_not_beat" && message.onTable) return t("err.does_not_beat", { table: describeCombo(message.onTable) });
+    if (message.code === "does_not_beat") {
+      return message.onTable ? t("err.does_not_beat", { table: describeCombo(message.onTable) }) : t("err.does_not_beat_plain");
+    }
     return refusalText(message);
   }
   if (message.hint) {

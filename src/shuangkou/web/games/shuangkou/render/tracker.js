@@ -2,7 +2,7 @@
 // seat has not seen, as the server counted them (`game.tracker`). Its switch sits with the
 // action buttons (key C).
 
-import { t, formatNumber } from "../../../i18n.js";
+import { t, formatNumber } from "../i18n.js";
 import { rankText } from "../../../deck.js";
 import { $, h } from "../../../dom.js";
 import { trackerCells } from "../state.js";
