@@ -61,8 +61,8 @@ function useGame(renderer) {
   game = renderer;
 }
 
-/** The game the lobby's rooms are of (its rules are the lobby's "How to play"). */
-const lobbyFamily = () => familyOf(state.rooms[0]);
+/** The games of the lobby's rooms, each once, in the rooms' order (Shuangkou's when there is no room yet). */
+const lobbyFamilies = () => [...new Set(state.rooms.length ? state.rooms.map(familyOf) : [familyOf(null)])];
 
 /** The renderers of the rooms' games, loaded ahead: the lobby shows their rules, and a table
  * opens without waiting for its renderer. */
@@ -96,7 +96,7 @@ function render() {
 }
 
 function drawLobby() {
-  renderLobby(state, actions, loadedGame(lobbyFamily()));
+  renderLobby(state, actions, loadedGame);
 }
 
 function drawTable() {
@@ -119,19 +119,19 @@ async function enterLobby() {
   state = S.leavingDone(state);
 }
 
-/** The help, with the words of the table's game (or of the lobby's rooms). */
+/** The help, with the words of the table's game (in the lobby, of each of its rooms' games). */
 function help() {
-  const name = state.table ? familyOf(state.table) : lobbyFamily();
-  const renderer = loadedGame(name);
-  if (renderer) {
-    openHelp(renderer.help());
+  const names = state.table ? [familyOf(state.table)] : lobbyFamilies();
+  const renderers = names.map(loadedGame);
+  if (renderers.every(Boolean)) {
+    openHelp(renderers.flatMap((renderer) => renderer.help()));
     return;
   }
-  loadGame(name).then((loaded) => loaded.help(), (problem) => {
+  Promise.all(names.map((name) => loadGame(name).then((loaded) => loaded.help(), (problem) => {
     console.warn(problem.message);
     return [];
-  }).then((body) => {
-    if (!$("#dlg-help").open) openHelp(body);
+  }))).then((bodies) => {
+    if (!$("#dlg-help").open) openHelp(bodies.flat());
   });
 }
 

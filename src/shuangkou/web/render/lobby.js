@@ -1,9 +1,10 @@
 // The name screen and the lobby: wallets, rooms (two seats or four), the rules in short (the
-// words of the rooms' game, from its renderer).
+// words of each room's game, from that game's renderer).
 
 import { t, formatNumber } from "../i18n.js";
 import { cardFace, parseCard } from "../deck.js";
 import { $, h } from "../dom.js";
+import { familyOf } from "../games/index.js";
 import { money, roomTitle, signed, unit } from "./common.js";
 
 /** The name screen; `focus` puts the cursor in the name field. */
@@ -24,10 +25,17 @@ export function renderLoginError(text) {
 }
 
 /** The lobby; `join(room, opponent)` is called by the rooms' buttons, `dismissReport` by the
- * escape report's; `game`: the renderer of the rooms' game (its rules in short), null while it loads. */
-export function renderLobby(state, { join, dismissReport }, game = null) {
+ * escape report's; `gameOf(name)`: the renderer of a game (a room's `family`), null while it
+ * loads. Each room card names its game (`data-game`), and "How to play" holds the rules in
+ * short of each of the rooms' games, once, each item naming its game. */
+export function renderLobby(state, { join, dismissReport }, gameOf = () => null) {
   if (state.view !== "lobby") return;
-  $("#rules").replaceChildren(...(game ? game.rules() : []));
+  const names = [...new Set(state.rooms.length ? state.rooms.map(familyOf) : [familyOf(null)])];
+  $("#rules").replaceChildren(...names.flatMap((name) => {
+    const items = gameOf(name)?.rules() || [];
+    for (const item of items) item.dataset.game = name;
+    return items;
+  }));
   renderEscapeReport(state.escapeReport, dismissReport);
   const account = state.account;
   $("#lobby-greeting").textContent = account ? t("lobby.hello", { name: account.name }) : "";
@@ -67,6 +75,7 @@ export function renderLobby(state, { join, dismissReport }, game = null) {
     const note = !room.open ? t("room.closed") : tooPoor ? t("room.tooPoor", { entry: money(room.entry, room.edition) }) : null;
     rooms.append(
       h("article", { class: `room room-${room.edition}${four ? " room-four" : ""}`, "data-room": room.name, "data-seats": String(room.seats ?? 2),
+        "data-game": familyOf(room),
         "aria-labelledby": `room-${room.name}` },
         h("header", { class: "room-head" },
           h("span", { class: "room-badge" }, t(`edition.${room.edition}`)),
