@@ -29,7 +29,6 @@ edition (Y7.1). Errors are :class:`~shuangkou.roomfiles.ConfigError`, one line p
 
 from __future__ import annotations
 
-import difflib
 import functools
 import itertools
 import json
@@ -42,7 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ...editions import EDITIONS, MAX_AMOUNT, Edition
 from ...payouts import level_index
-from ...roomfiles import ConfigError, Problem, parse_toml, read_room_file
+from ...roomfiles import ConfigError, Problem, RoomLayout, parse_toml, read_room_file, show_value
 from .deck import DeckKind
 from .sets import Bombs, SetRules
 
@@ -81,7 +80,8 @@ TABLES: dict[str, tuple[str, ...]] = {
 }
 """The file layout: table name ("" for the top level) -> the keys it holds."""
 
-FIELD_TABLE: dict[str, str] = {key: table for table, keys in TABLES.items() for key in keys}
+LAYOUT = RoomLayout(TABLES)
+FIELD_TABLE: dict[str, str] = LAYOUT.field_table
 """Plain key name -> its table."""
 
 _EDITION_KEYS = {"balance": ("starting_balance", "allow_negative", "levels"), "house": ("table_fee", "win_fee_share"),
@@ -264,73 +264,10 @@ class RoyalistRoom(_Frozen):
 # Loading
 
 
-def _show(value: object) -> str:
-    """A value as TOML writes it, with its type."""
-    if value is None:
-        return "nothing"
-    if isinstance(value, bool):
-        return f"{str(value).lower()} (a boolean)"
-    if isinstance(value, int):
-        return f"{value} (an integer)"
-    if isinstance(value, float):
-        return f"{value} (a float)"
-    if isinstance(value, str):
-        return f"{json.dumps(value, ensure_ascii=False)} (a string)"
-    if isinstance(value, list | tuple):
-        return f"an array of {len(value)} item{'s' if len(value) != 1 else ''}"
-    if isinstance(value, Mapping):
-        return "a table"
-    return repr(value)
-
-
-def _suggest(word: str, choices: list[str]) -> str:
-    close = difflib.get_close_matches(word, choices, n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
 @functools.cache
 def _shipped(name: str) -> dict[str, Any]:
     text = resources.files("shuangkou").joinpath("configs", f"{name}.toml").read_text(encoding="utf-8")
     return parse_toml(text, f"configs/{name}.toml")
-
-
-def _flatten(data: Mapping[str, Any], source: str) -> tuple[dict[str, Any], list[Problem]]:
-    """The file layout -> the model's flat fields, and the structural problems found."""
-    flat: dict[str, Any] = {}
-    problems: list[Problem] = []
-    tables = [table for table in TABLES if table]
-    for key, value in data.items():
-        if key in tables:
-            if not isinstance(value, Mapping):
-                problems.append(Problem(source, key, f"a table [{key}]", _show(value)))
-                continue
-            for inner, inner_value in value.items():
-                if FIELD_TABLE.get(inner) == key:
-                    flat[inner] = inner_value
-                    continue
-                home = FIELD_TABLE.get(inner)
-                hint = (f" ({inner} belongs in {f'[{home}]' if home else 'the top level'})" if home is not None
-                        else _suggest(inner, list(TABLES[key])))
-                problems.append(Problem(source, f"{key}.{inner}", f"one of {', '.join(TABLES[key])}",
-                                        f"unknown key {inner!r}{hint}"))
-        elif FIELD_TABLE.get(key) == "":
-            flat[key] = value
-        elif key in FIELD_TABLE:
-            problems.append(Problem(source, key, f"{key} inside the table [{FIELD_TABLE[key]}]", "it at the top level"))
-        else:
-            expected = f"one of {', '.join(TABLES[''])} or a table [{'], ['.join(tables)}]"
-            found = f"unknown key {key!r}{_suggest(key, [*FIELD_TABLE, *tables])}"
-            problems.append(Problem(source, key, expected, found))
-    return flat, problems
-
-
-def _dotted(loc: tuple[str | int, ...]) -> str:
-    text = ""
-    for part in loc:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
-    first = loc[0] if loc else ""
-    table = FIELD_TABLE.get(first, "") if isinstance(first, str) else ""
-    return f"{table}.{text}" if table else text
 
 
 def _problems(error: ValidationError, source: str) -> list[Problem]:
@@ -342,32 +279,13 @@ def _problems(error: ValidationError, source: str) -> list[Problem]:
             key, _, message = message.partition(": ")
             loc = (key,)
         kind = item["type"]
-        found = "nothing" if kind == "missing" else _show(item.get("input"))
+        found = "nothing" if kind == "missing" else show_value(item.get("input"))
         if kind == "literal_error":
             expected = str((item.get("ctx") or {}).get("expected", message))
         else:
             expected = message.removeprefix("Input should be ")
-        problems.append(Problem(source, _dotted(loc), expected, found))
+        problems.append(Problem(source, LAYOUT.dotted(loc), expected, found))
     return problems
-
-
-def _set_override(data: dict[str, Any], key: str, value: object, source: str) -> None:
-    """Set ``key`` (plain name or dotted path) in the file-layout dict ``data``."""
-    parts = key.split(".")
-    if parts[0] in TABLES and parts[0]:
-        path = parts
-    elif parts[0] in FIELD_TABLE:
-        table = FIELD_TABLE[parts[0]]
-        path = [table, *parts] if table else parts
-    else:
-        raise ConfigError([Problem(source, key, "a room key (a plain name such as deck, or a dotted path such as "
-                                   "deal.deck)", f"unknown key {parts[0]!r}{_suggest(parts[0], list(FIELD_TABLE))}")])
-    target = data
-    for part in path[:-1]:
-        inner = target.get(part)
-        target[part] = inner = dict(inner) if isinstance(inner, Mapping) else {}
-        target = inner
-    target[path[-1]] = value
 
 
 def room_from_data(
@@ -380,11 +298,11 @@ def room_from_data(
     if overrides:
         where = f"overrides (on {source})"
         for key, value in overrides.items():
-            _set_override(layout, str(key), value, where)
-    flat, problems = _flatten(layout, where)
+            LAYOUT.set_key(layout, str(key), value, where, "deal.deck")
+    flat, problems = LAYOUT.flatten(layout, where)
     edition = flat.get("edition", "points")
     if edition not in EDITIONS:
-        problems.append(Problem(where, "edition", " or ".join(repr(name) for name in EDITIONS), _show(edition)))
+        problems.append(Problem(where, "edition", " or ".join(repr(name) for name in EDITIONS), show_value(edition)))
         edition = "points"
     base = _shipped(str(edition))
     for table, keys in _EDITION_KEYS.items():

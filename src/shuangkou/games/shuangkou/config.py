@@ -41,7 +41,6 @@ Errors are :class:`ConfigError`, one line per problem, in the form
 
 from __future__ import annotations
 
-import difflib
 import functools
 import json
 import os
@@ -54,7 +53,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ...cards import HAND_SIZE
 from ...editions import EDITIONS, MAX_AMOUNT, Edition
 from ...payouts import level_index
-from ...roomfiles import ConfigError, Problem, parse_toml, read_room_file
+from ...roomfiles import ConfigError, Problem, RoomLayout, parse_toml, read_room_file, show_value, suggest
 from .rules import FourJokerBomb, Rules, WildJokers
 
 __all__ = [
@@ -148,7 +147,8 @@ TABLES: dict[str, tuple[str, ...]] = {
 }
 """The file layout: table name ("" for the top level) -> the keys it holds."""
 
-FIELD_TABLE: dict[str, str] = {key: table for table, keys in TABLES.items() for key in keys}
+LAYOUT = RoomLayout(TABLES)
+FIELD_TABLE: dict[str, str] = LAYOUT.field_table
 """Plain key name -> the table it lives in ("" for the top level)."""
 
 FOUR_SEAT_KEYS: tuple[str, ...] = tuple(key for key in TABLES["table"] if key != "seats")
@@ -167,25 +167,6 @@ class _Invalid(ValueError):
         self.loc = loc
         self.expected = expected
         self.found = found
-
-
-def _show(value: object) -> str:
-    """A value as TOML would write it, with its type when that helps."""
-    if value is None:
-        return "nothing"
-    if isinstance(value, bool):
-        return f"{str(value).lower()} (a boolean)"
-    if isinstance(value, int):
-        return f"{value} (an integer)"
-    if isinstance(value, float):
-        return f"{value} (a float)"
-    if isinstance(value, str):
-        return f"{json.dumps(value, ensure_ascii=False)} (a string)"
-    if isinstance(value, list | tuple):
-        return f"an array of {len(value)} item{'s' if len(value) != 1 else ''}"
-    if isinstance(value, Mapping):
-        return "a table"
-    return repr(value)
 
 
 # ---------------------------------------------------------------------------
@@ -234,7 +215,7 @@ class UnconnectedRow(_Frozen):
     def _raises_phase(self) -> UnconnectedRow:
         if self.counts_as <= self.phase:
             raise _Invalid(
-                ("counts_as",), f"a phase above {self.phase} (the bombs' own phase)", _show(self.counts_as)
+                ("counts_as",), f"a phase above {self.phase} (the bombs' own phase)", show_value(self.counts_as)
             )
         return self
 
@@ -331,7 +312,7 @@ class RoomConfig(_Frozen):
             raise _Invalid(
                 (0, "phase"),
                 f"a first row of phase {SMALLEST_BOMB_PHASE} or less (it covers every phase up to it)",
-                _show(rows[0].phase),
+                show_value(rows[0].phase),
             )
         for index in range(1, len(rows)):
             previous, row = rows[index - 1], rows[index]
@@ -339,21 +320,21 @@ class RoomConfig(_Frozen):
                 raise _Invalid(
                     (index, "phase"),
                     f"phases strictly increasing: a phase above {previous.phase}",
-                    _show(row.phase),
+                    show_value(row.phase),
                 )
             if row.phase > previous.phase + 1:
                 missing = ", ".join(str(p) for p in range(previous.phase + 1, row.phase))
                 raise _Invalid(
                     (index, "phase"),
                     f"{previous.phase + 1} (missing phase row {missing})",
-                    _show(row.phase),
+                    show_value(row.phase),
                 )
             for column in ("contribution", "doubling"):
                 if getattr(row, column) < getattr(previous, column):
                     raise _Invalid(
                         (index, column),
                         f"at least {getattr(previous, column)} (multipliers never fall as the phase rises)",
-                        _show(getattr(row, column)),
+                        show_value(getattr(row, column)),
                     )
         return rows
 
@@ -368,13 +349,13 @@ class RoomConfig(_Frozen):
                     raise _Invalid(
                         (index, "count"),
                         f"counts strictly increasing for phase {row.phase}: more than {before.count}",
-                        _show(row.count),
+                        show_value(row.count),
                     )
                 if row.counts_as <= before.counts_as:
                     raise _Invalid(
                         (index, "counts_as"),
                         f"strictly increasing for phase {row.phase}: more than {before.counts_as}",
-                        _show(row.counts_as),
+                        show_value(row.counts_as),
                     )
             last[row.phase] = row
         return rows
@@ -392,18 +373,18 @@ class RoomConfig(_Frozen):
                     if row.level <= previous.level
                     else f"missing level row {previous.level + 1}"
                 )
-                raise _Invalid((index, "level"), f"{previous.level + 1} ({what})", _show(row.level))
+                raise _Invalid((index, "level"), f"{previous.level + 1} ({what})", show_value(row.level))
             if row.needed <= previous.needed:
                 raise _Invalid(
                     (index, "needed"),
                     f"thresholds strictly increasing: more than {previous.needed}",
-                    _show(row.needed),
+                    show_value(row.needed),
                 )
             if row.match_points < previous.match_points:
                 raise _Invalid(
                     (index, "match_points"),
                     f"at least {previous.match_points} (match points never fall as the level rises)",
-                    _show(row.match_points),
+                    show_value(row.match_points),
                 )
         return rows
 
@@ -414,7 +395,7 @@ class RoomConfig(_Frozen):
             raise _Invalid(
                 ("flat", "min_cards"),
                 "1 (a loser holding 1 card needs a result; the ranges leave a gap)",
-                _show(self.flat.min_cards),
+                show_value(self.flat.min_cards),
             )
         for index, (name, band) in enumerate(bands):
             last = index == len(bands) - 1
@@ -423,14 +404,14 @@ class RoomConfig(_Frozen):
                     raise _Invalid((name, "max_cards"), "an integer (only double is open-ended)", "nothing")
             elif band.max_cards < band.min_cards:
                 raise _Invalid(
-                    (name, "max_cards"), f"at least min_cards = {band.min_cards}", _show(band.max_cards)
+                    (name, "max_cards"), f"at least min_cards = {band.min_cards}", show_value(band.max_cards)
                 )
             elif last and band.max_cards < MAX_CARDS_LEFT:
                 raise _Invalid(
                     (name, "max_cards"),
                     f"no max_cards, or at least {MAX_CARDS_LEFT} (a loser may hold up to "
                     f"{MAX_CARDS_LEFT} cards; the ranges leave a gap)",
-                    _show(band.max_cards),
+                    show_value(band.max_cards),
                 )
             if index:
                 previous_name, previous = bands[index - 1]
@@ -442,11 +423,11 @@ class RoomConfig(_Frozen):
                         (name, "min_cards"),
                         f"{wanted}, right after results.{previous_name}.max_cards = {previous.max_cards} "
                         f"(the ranges {how})",
-                        _show(band.min_cards),
+                        show_value(band.min_cards),
                     )
         if not self.allow_negative and self.starting_balance < 0:
             raise _Invalid(
-                ("starting_balance",), "at least 0 (allow_negative is false)", _show(self.starting_balance)
+                ("starting_balance",), "at least 0 (allow_negative is false)", show_value(self.starting_balance)
             )
         entry = self.entry_balance
         if entry is not None and self.starting_balance < entry:
@@ -454,7 +435,7 @@ class RoomConfig(_Frozen):
                 ("starting_balance",),
                 f"at least {entry} (the first level: below it a player may not "
                 "sit down in a wealth room, R9.4)",
-                _show(self.starting_balance),
+                show_value(self.starting_balance),
             )
         return self
 
@@ -468,7 +449,7 @@ class RoomConfig(_Frozen):
                 f"match points of at most {(MAX_AMOUNT - self.table_fee) // per_point}: with this room's "
                 f"multipliers one game could move up to {per_point} × the match points (+ the table fee) "
                 f"for one seat, and no game may move more than {MAX_AMOUNT}",
-                _show(self.levels[top].match_points),
+                show_value(self.levels[top].match_points),
             )
         return self
 
@@ -481,7 +462,7 @@ class RoomConfig(_Frozen):
                         (key,),
                         "no four-seat key in a two-seat room (table.seats = 2): "
                         "set seats = 4 or remove the key",
-                        _show(getattr(self, key)),
+                        show_value(getattr(self, key)),
                     )
         return self
 
@@ -677,71 +658,6 @@ def _merge(base: Mapping[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any
     return merged
 
 
-def _suggest(word: str, choices: list[str]) -> str:
-    close = difflib.get_close_matches(word, choices, n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
-def _flatten(data: Mapping[str, Any], source: str) -> tuple[dict[str, Any], list[Problem]]:
-    """The file layout -> the model's flat fields, and the structural problems found."""
-    problems: list[Problem] = []
-    flat: dict[str, Any] = {}
-    tables = [table for table in TABLES if table]
-    for key, value in data.items():
-        if key in TABLES and key:
-            if not isinstance(value, Mapping):
-                problems.append(Problem(source, key, f"a table [{key}]", _show(value)))
-                continue
-            for inner, inner_value in value.items():
-                if FIELD_TABLE.get(inner) == key:
-                    flat[inner] = inner_value
-                else:
-                    home = FIELD_TABLE.get(inner)
-                    hint = (
-                        f" ({inner} belongs in {f'[{home}]' if home else 'the top level'})"
-                        if (home is not None)
-                        else _suggest(inner, list(TABLES[key]))
-                    )
-                    problems.append(
-                        Problem(
-                            source,
-                            f"{key}.{inner}",
-                            f"one of {', '.join(TABLES[key])}",
-                            f"unknown key {inner!r}{hint}",
-                        )
-                    )
-        elif FIELD_TABLE.get(key) == "":
-            flat[key] = value
-        elif key in FIELD_TABLE:
-            problems.append(
-                Problem(source, key, f"{key} inside the table [{FIELD_TABLE[key]}]", "it at the top level")
-            )
-        else:
-            choices = [*TABLES[""], *tables]
-            problems.append(
-                Problem(
-                    source,
-                    key,
-                    f"one of {', '.join(TABLES[''])} or a table [{'], ['.join(tables)}]",
-                    f"unknown key {key!r}{_suggest(key, choices)}",
-                )
-            )
-    return flat, problems
-
-
-def _dotted(loc: tuple[str | int, ...]) -> str:
-    """('phases', 2, 'doubling') -> 'scoring.phases[2].doubling'."""
-    text = ""
-    for part in loc:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        else:
-            text += f".{part}" if text else part
-    first = loc[0] if loc else ""
-    table = FIELD_TABLE.get(first, "") if isinstance(first, str) else ""
-    return f"{table}.{text}" if table else text
-
-
 _EXPECTED = {
     "int_type": "an integer",
     "float_type": "a number",
@@ -767,15 +683,15 @@ def _problems(error: ValidationError, source: str) -> list[Problem]:
         ctx = item.get("ctx") or {}
         cause = ctx.get("error")
         if isinstance(cause, _Invalid):
-            problems.append(Problem(source, _dotted(loc + cause.loc), cause.expected, cause.found))
+            problems.append(Problem(source, LAYOUT.dotted(loc + cause.loc), cause.expected, cause.found))
             continue
-        found = "nothing" if kind == "missing" else _show(item.get("input"))
+        found = "nothing" if kind == "missing" else show_value(item.get("input"))
         if kind == "extra_forbidden":
             parent = loc[:-1]
             known = _known_keys(parent)
             name = str(loc[-1])
-            found = f"unknown key {name!r}{_suggest(name, known)}"
-            problems.append(Problem(source, _dotted(loc), f"one of {', '.join(known)}", found))
+            found = f"unknown key {name!r}{suggest(name, known)}"
+            problems.append(Problem(source, LAYOUT.dotted(loc), f"one of {', '.join(known)}", found))
             continue
         if kind == "literal_error":
             expected = str(ctx.get("expected", "one of the allowed values"))
@@ -801,7 +717,7 @@ def _problems(error: ValidationError, source: str) -> list[Problem]:
             expected += " (multipliers are never negative)"
         if kind in ("greater_than_equal", "less_than_equal") and loc and loc[-1] in _SHARES:
             expected = "a share between 0 and 1"
-        problems.append(Problem(source, _dotted(loc), expected, found))
+        problems.append(Problem(source, LAYOUT.dotted(loc), expected, found))
     return problems
 
 
@@ -824,7 +740,7 @@ def _known_keys(parent: tuple[str | int, ...]) -> list[str]:
 
 
 def _validate(data: Mapping[str, Any], source: str) -> RoomConfig:
-    flat, problems = _flatten(data, source)
+    flat, problems = LAYOUT.flatten(data, source)
     try:
         config = RoomConfig.model_validate(flat)
     except ValidationError as error:
@@ -834,50 +750,10 @@ def _validate(data: Mapping[str, Any], source: str) -> RoomConfig:
     return config
 
 
-def _set_override(data: dict[str, Any], key: str, value: object, source: str) -> None:
-    """Set ``key`` (plain name or dotted path) in the file-layout dict ``data``."""
-    parts = key.split(".")
-    if parts[0] in TABLES and parts[0]:
-        path = parts
-    elif parts[0] in FIELD_TABLE:
-        table = FIELD_TABLE[parts[0]]
-        path = [table, *parts] if table else parts
-    else:
-        known = [k for k in FIELD_TABLE if k] + [t for t in TABLES if t]
-        raise ConfigError(
-            [
-                Problem(
-                    source,
-                    key,
-                    "a configuration key (a plain name such as four_joker_bomb, or a dotted path "
-                    "such as rules.four_joker_bomb)",
-                    f"unknown key {parts[0]!r}{_suggest(parts[0], known)}",
-                )
-            ]
-        )
-    target = data
-    for depth, part in enumerate(path[:-1]):
-        inner = target.get(part)
-        if inner is None:
-            inner = target[part] = {}
-        elif isinstance(inner, dict):
-            inner = target[part] = dict(inner)
-        else:
-            raise ConfigError(
-                [Problem(source, ".".join(path[: depth + 1]), "a table to set a key in", _show(inner))]
-            )
-        target = inner
-    current = target.get(path[-1])
-    if isinstance(value, Mapping) and isinstance(current, Mapping):
-        target[path[-1]] = _merge(current, value)  # a table merges into the table
-    else:
-        target[path[-1]] = value
-
-
 def _edition_of(data: Mapping[str, Any], source: str) -> str:
     edition = data.get("edition")
     if edition not in EDITIONS:
-        found = "nothing (the key is required)" if edition is None else _show(edition)
+        found = "nothing (the key is required)" if edition is None else show_value(edition)
         expected = " or ".join(repr(name) for name in EDITIONS)
         raise ConfigError([Problem(source, "edition", expected, found)])
     assert isinstance(edition, str)
@@ -899,7 +775,7 @@ def _resolve(
     label = f"overrides (on {source})"
     changed: dict[str, Any] = _merge({}, data)
     for key, value in overrides.items():
-        _set_override(changed, str(key), value, label)
+        LAYOUT.set_key(changed, str(key), value, label, "rules.four_joker_bomb", _merge)
     edition = _edition_of(changed, label) if use_base else str(changed.get("edition", config.edition))
     changed = _merge(_read_shipped(edition), changed) if use_base else _merge(merged, changed)
     return _validate(changed, label)

@@ -31,7 +31,6 @@ problem, ``FILE: KEY: expected WHAT, found VALUE``.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import itertools
 import json
@@ -44,7 +43,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ...editions import EDITIONS, MAX_AMOUNT, Edition
 from ...payouts import level_index
-from ...roomfiles import ConfigError, Problem, parse_toml, read_room_file
+from ...roomfiles import ConfigError, Problem, RoomLayout, parse_toml, read_room_file, show_value
 from .order import LEVEL_RANKS, rank_index
 
 __all__ = ["SHIPPED_ROOMS", "TABLES", "BalanceLevel", "TractorRoom", "load_tractor_room", "tractor_room_from_dict"]
@@ -71,7 +70,8 @@ TABLES: dict[str, tuple[str, ...]] = {
 }
 """The file layout: table name ("" for the top level) -> its keys."""
 
-FIELD_TABLE: dict[str, str] = {key: table for table, keys in TABLES.items() for key in keys}
+LAYOUT = RoomLayout(TABLES)
+FIELD_TABLE: dict[str, str] = LAYOUT.field_table
 
 _FROM_EDITION = ("balance", "house")  # tables whose missing keys come from the edition's shipped file
 
@@ -257,56 +257,6 @@ class TractorRoom(BaseModel):
 # Loading
 
 
-def _show(value: object) -> str:
-    if isinstance(value, bool):
-        return f"{str(value).lower()} (a boolean)"
-    if isinstance(value, int):
-        return f"{value} (an integer)"
-    if isinstance(value, float):
-        return f"{value} (a float)"
-    if isinstance(value, str):
-        return f"{json.dumps(value, ensure_ascii=False)} (a string)"
-    if isinstance(value, list | tuple):
-        return f"an array of {len(value)} item{'s' if len(value) != 1 else ''}"
-    if isinstance(value, Mapping):
-        return "a table"
-    return "nothing" if value is None else repr(value)
-
-
-def _suggest(word: str, choices: list[str]) -> str:
-    close = difflib.get_close_matches(word, choices, n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
-def _flatten(data: Mapping[str, Any], source: str) -> tuple[dict[str, Any], list[Problem]]:
-    flat: dict[str, Any] = {}
-    problems: list[Problem] = []
-    tables = [table for table in TABLES if table]
-    for key, value in data.items():
-        if key in tables:
-            if not isinstance(value, Mapping):
-                problems.append(Problem(source, key, f"a table [{key}]", _show(value)))
-                continue
-            for inner, inner_value in value.items():
-                if FIELD_TABLE.get(inner) == key:
-                    flat[inner] = inner_value
-                else:
-                    home = FIELD_TABLE.get(inner)
-                    hint = (f" ({inner} belongs in {f'[{home}]' if home else 'the top level'})" if home is not None
-                            else _suggest(inner, list(TABLES[key])))
-                    problems.append(Problem(source, f"{key}.{inner}", f"one of {', '.join(TABLES[key])}",
-                                            f"unknown key {inner!r}{hint}"))
-        elif FIELD_TABLE.get(key) == "":
-            flat[key] = value
-        elif key in FIELD_TABLE:
-            problems.append(Problem(source, key, f"{key} inside the table [{FIELD_TABLE[key]}]", "it at the top level"))
-        else:
-            choices = [*TABLES[""], *tables]
-            problems.append(Problem(source, key, f"one of {', '.join(TABLES[''])} or a table [{'], ['.join(tables)}]",
-                                    f"unknown key {key!r}{_suggest(key, choices)}"))
-    return flat, problems
-
-
 _EXPECTED = {
     "int_type": "an integer",
     "float_type": "a number",
@@ -322,22 +272,13 @@ _EXPECTED = {
 }
 
 
-def _dotted(loc: tuple[str | int, ...]) -> str:
-    text = ""
-    for part in loc:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
-    first = loc[0] if loc else ""
-    table = FIELD_TABLE.get(first, "") if isinstance(first, str) else ""
-    return f"{table}.{text}" if table else text
-
-
 def _problems(error: ValidationError, source: str) -> list[Problem]:
     problems = []
     for item in error.errors():
         loc: tuple[str | int, ...] = tuple(item["loc"])
         kind = item["type"]
         ctx = item.get("ctx") or {}
-        found = "nothing" if kind == "missing" else _show(item.get("input"))
+        found = "nothing" if kind == "missing" else show_value(item.get("input"))
         if kind == "literal_error":
             expected = str(ctx.get("expected", "one of the allowed values"))
         elif kind == "extra_forbidden":
@@ -350,12 +291,12 @@ def _problems(error: ValidationError, source: str) -> list[Problem]:
             expected = str(item["msg"]).removeprefix("Input should be ")
         if loc and loc[-1] == "start_level" and kind == "literal_error":
             expected = f"a rank: {', '.join(repr(rank) for rank in LEVEL_RANKS)}"
-        problems.append(Problem(source, _dotted(loc) if loc else "", expected, found))
+        problems.append(Problem(source, LAYOUT.dotted(loc) if loc else "", expected, found))
     return problems
 
 
 def _validate(data: Mapping[str, Any], source: str) -> TractorRoom:
-    flat, problems = _flatten(data, source)
+    flat, problems = LAYOUT.flatten(data, source)
     try:
         room = TractorRoom.model_validate(flat)
     except ValidationError as error:
@@ -380,38 +321,14 @@ def _edition_defaults(edition: str) -> dict[str, dict[str, Any]]:
 def _with_edition(data: Mapping[str, Any], source: str) -> dict[str, Any]:
     edition = data.get("edition", "points")
     if edition not in EDITIONS:
-        raise ConfigError([Problem(source, "edition", " or ".join(repr(name) for name in EDITIONS), _show(edition))])
+        expected = " or ".join(repr(name) for name in EDITIONS)
+        raise ConfigError([Problem(source, "edition", expected, show_value(edition))])
     merged = dict(data)
     for table, defaults in _edition_defaults(str(edition)).items():
         given = merged.get(table, {})
         if isinstance(given, Mapping):
             merged[table] = {**defaults, **given}
     return merged
-
-
-def _set(data: dict[str, Any], key: str, value: object, source: str) -> None:
-    parts = key.split(".")
-    if parts[0] in TABLES and parts[0]:
-        path = parts
-    elif parts[0] in FIELD_TABLE:
-        table = FIELD_TABLE[parts[0]]
-        path = [table, *parts] if table else parts
-    else:
-        known = [name for name in FIELD_TABLE if name]
-        raise ConfigError([Problem(source, key, "a configuration key (a plain name such as start_level, or a "
-                                   "dotted path such as deal.start_level)",
-                                   f"unknown key {parts[0]!r}{_suggest(parts[0], known)}")])
-    target = data
-    for depth, part in enumerate(path[:-1]):
-        inner = target.get(part)
-        if inner is None:
-            inner = target[part] = {}
-        elif isinstance(inner, dict):
-            inner = target[part] = dict(inner)
-        else:
-            raise ConfigError([Problem(source, ".".join(path[: depth + 1]), "a table to set a key in", _show(inner))])
-        target = inner
-    target[path[-1]] = value
 
 
 def tractor_room_from_dict(
@@ -425,7 +342,7 @@ def tractor_room_from_dict(
     label = f"overrides (on {source})"
     changed: dict[str, Any] = {key: dict(value) if isinstance(value, Mapping) else value for key, value in data.items()}
     for key, value in overrides.items():
-        _set(changed, str(key), value, label)
+        LAYOUT.set_key(changed, str(key), value, label, "deal.start_level")
     return _validate(_with_edition(changed, label), label)
 
 
