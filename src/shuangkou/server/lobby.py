@@ -343,10 +343,8 @@ class Lobby:
             self._in_background(partial(self.store.end_match, table.id))
         if self.cluster is not None:
             self.cluster.table_closed(table.id)
-            if table.fence is not None:
-                task = asyncio.get_running_loop().create_task(self._release(table.fence))
-                self._background.add(task)
-                task.add_done_callback(self._background.discard)
+            if table.fence is not None:  # forget the claim on the closed table
+                self._in_background(partial(self.store.release_table, table.fence))
 
     def _in_background(self, work: Callable[[], Any]) -> None:
         """Run ``work`` on the database executor, waited for by nobody (but shutdown)."""
@@ -360,10 +358,6 @@ class Lobby:
         task = asyncio.get_running_loop().create_task(run())
         self._background.add(task)
         task.add_done_callback(self._background.discard)
-
-    async def _release(self, fence: Fence) -> None:
-        """Forget the claim on a closed table."""
-        await self.run_db(partial(self.store.release_table, fence))
 
     def _on_lost(self, table: Table) -> None:
         """Another node claimed the table: forget it here, leave the directory to that node."""
