@@ -14,14 +14,15 @@ and ``tests/test_errors.py`` fails when one is not documented in ``docs/protocol
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal, get_args
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal, TypeVar, get_args
 
 from typing_extensions import TypedDict  # pydantic reads it for the protocol schema on Python < 3.12
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
 
-__all__ = ["ERROR_CODES", "ErrorBody", "ErrorCode", "Refusal", "first_problem", "is_error_code"]
+__all__ = ["ERROR_CODES", "ErrorBody", "ErrorCode", "Refusal", "allowed", "first_problem", "is_error_code"]
 
 ErrorCode = Literal[
     # a frame or request that cannot be read (protocol, HTTP bodies)
@@ -123,3 +124,16 @@ class Refusal(Exception):
     def to_dict(self) -> ErrorBody:
         """``{"type": "error", "code": ..., "message": ...}``."""
         return {"type": "error", "code": self.code, "message": self.message}
+
+
+Checked = TypeVar("Checked")
+
+
+def allowed(check: Callable[[Checked], None], action: Checked) -> Checked | None:
+    """``action`` when ``check`` accepts it, None when it refuses it with a :class:`Refusal`
+    (a game's ``escape_action``: leaving now, when that is an escape)."""
+    try:
+        check(action)
+    except Refusal:
+        return None
+    return action

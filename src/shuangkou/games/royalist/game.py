@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ...cards import Card, Counts, Rank, cards_from_counts, counts_of
-from ...errors import Refusal
+from ...errors import Refusal, allowed
 from ..interface import Waiting
 from .config import RoyalistRoom
 from .deck import EMPEROR_CARD, GUARD_CARD, cards_text, deal_cards, take_cards
@@ -453,12 +453,7 @@ class RoyalistHand:
 
     def escape_action(self, seat: int) -> Escape | None:
         """``seat`` leaving now, when that is an escape (Y8.4); else None."""
-        escape = Escape(seat)
-        try:
-            self.check(escape)
-        except RoyalistError:
-            return None
-        return escape
+        return allowed(self.check, Escape(seat))
 
     def hosted(self, seat: int) -> bool:
         """Whether hosting plays ``seat``."""

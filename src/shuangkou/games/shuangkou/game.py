@@ -43,7 +43,7 @@ from ...cards import (
     parse_card,
     parse_cards,
 )
-from ...errors import Refusal
+from ...errors import Refusal, allowed
 from ..interface import Waiting
 from .combos import KIND_NAMES, Combo, ComboView, InvalidCombination, Kind, beats, classify
 from .config import ConfigError, RoomConfig, config_from_dict
@@ -769,12 +769,7 @@ class Game:
     def escape_action(self, seat: int) -> Escape | None:
         """``seat`` leaving now, when :meth:`check` allows it as an escape (a game in
         progress, the seat still holding cards, no escape yet: R10, C6); else None."""
-        escape = Escape(seat)
-        try:
-            self.check(escape)
-        except GameError:
-            return None
-        return escape
+        return allowed(self.check, Escape(seat))
 
     def hosted(self, seat: int) -> bool:
         """Whether hosting plays ``seat`` (R11.2)."""

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from ...cards import CardParseError
-from ...errors import Refusal
+from ...errors import Refusal, allowed
 from ..interface import Waiting
 from .config import TractorRoom, tractor_room_from_dict
 from .follows import follow_problem, hosting_follow, hosting_lead, only_follow
@@ -1005,12 +1005,7 @@ class TractorHand:
 
     def escape_action(self, seat: int) -> Escape | None:
         """Leaving now as an action (T11.5): from the first card to the last trick, once."""
-        escape = Escape(seat)
-        try:
-            self.check(escape)
-        except TractorError:
-            return None
-        return escape
+        return allowed(self.check, Escape(seat))
 
     def hosted(self, seat: int) -> bool:
         """Whether hosting plays ``seat``."""
