@@ -4,7 +4,7 @@
 import { t, formatNumber } from "../i18n.js";
 import { cardFace, parseCard } from "../deck.js";
 import { $, h } from "../dom.js";
-import { familyOf } from "../games/index.js";
+import { familyOf, loadedGame } from "../games/index.js";
 import { money, roomTitle, signed, unit } from "./common.js";
 
 /** The name screen; `focus` puts the cursor in the name field. */
@@ -56,6 +56,9 @@ export function renderLobby(state, { join, dismissReport }, gameOf = () => null)
   const rooms = $("#rooms");
   rooms.replaceChildren();
   for (const room of state.rooms) {
+    // A room shows once its game's renderer (its words, rules and help) has loaded; the
+    // lobby is drawn again when it has (a room of a game this page cannot show stays hidden).
+    if (!loadedGame(familyOf(room))) continue;
     const balance = balances[room.edition];
     const tooPoor = room.entry !== null && room.entry !== undefined && balance !== undefined && balance < room.entry;
     const disabled = state.joining || !room.open || tooPoor || state.connection.status !== "open";
