@@ -1,5 +1,5 @@
 """The mover's moves in hint order, as the server lists them for every turn of a person
-(:class:`~shuangkou.server.views.TurnMoves`: :func:`~shuangkou.games.shuangkou.bots.hint_moves` and the
+(:class:`~shuangkou.server.views.TurnMoves`: :func:`~shuangkou.games.shuangkou.bots.hints` and the
 moves' JSON): CPU microseconds per turn over a fixed, seeded set of two-seat games, split
 into a game's first lead, the later leads and the follows.
 
@@ -66,11 +66,8 @@ def play(games: range) -> dict[str, float | str]:
             digest.update(text.encode())
             led = led or game.table is None
             seat = game.to_act
-            if listed:
-                move = listed[chance.randrange(min(3, len(listed)))]
-                game.apply(Play.of(seat, move["cards"], move["as"]))
-            else:
-                game.apply(Pass(seat))
+            move = listed[chance.randrange(min(3, len(listed)))] if listed else {"type": "pass"}
+            game.apply(Play.of(seat, move["cards"], move["as"]) if "cards" in move else Pass(seat))
     figures: dict[str, float | str] = {"digest": digest.hexdigest()}
     for kind in KINDS:
         figures[f"{kind} µs"] = statistics.mean(times[kind]) / 1000

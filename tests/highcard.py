@@ -67,6 +67,11 @@ class HighCardRoom(BaseModel):
         return 0
 
     @property
+    def variant(self) -> None:
+        """One variant: the lobby names the room by its game alone."""
+        return None
+
+    @property
     def most_at_stake(self) -> int:
         """The winner's take: twice the match points from each of two losers, plus the fee."""
         return 2 * 2 * self.match_points + self.table_fee

@@ -326,7 +326,7 @@ def server_fixture(start_server: Callable[..., RunningServer]) -> RunningServer:
 # Playing through the server: strategies pick from the hint's legal moves
 
 Move = dict[str, Any]
-Chooser = Callable[[dict[str, Any], list[Move]], Move | None]  # (game view, legal moves) -> move, None = pass
+Chooser = Callable[[dict[str, Any], list[Move]], Move | None]  # (game view, legal plays) -> move, None = pass
 
 
 def size(move: Move) -> int:
@@ -390,7 +390,7 @@ async def act(player: Player, choose: Chooser, timeout: float = 20.0) -> dict[st
     if not my_turn(table):  # the state moved on meanwhile (e.g. hosting)
         return table
     seq = table["seq"]
-    move = choose(table["game"], moves)
+    move = choose(table["game"], [move for move in moves if "cards" in move])  # the plays: a pass is None
     if move is None:
         await player.pass_turn()
     else:

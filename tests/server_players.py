@@ -45,10 +45,11 @@ async def play_turns(pair: tuple[Client, ...], count: int) -> None:
     for _ in range(count):
         mover = next((client for client in pair if client.my_turn), None)
         assert mover is not None, f"no seat is to act: {pair[0].table}"
-        moves = await mover.hint()
+        hints = await mover.hint()
         before = mover.seq
-        if moves:
-            await mover.play(moves[0]["cards"], moves[0]["as"])
+        first = hints[0] if hints else {"type": "pass"}
+        if "cards" in first:
+            await mover.play(first["cards"], first["as"])
         else:
             await mover.pass_turn()
         await mover.until(lambda table, before=before: table["seq"] > before)

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from pg import PG_URL_VARIABLE, pg_admin_url, throwaway_database
 
 from shuangkou.cli import main
 from shuangkou.server.process import ServerProcess
@@ -23,6 +24,7 @@ __all__ = [
     "DEAL_SEED",
     "ROOM",
     "check_ledger",
+    "database_url_fixture",
     "replay",
     "replay_matches",
     "run",
@@ -39,9 +41,23 @@ CLASSIC = ROOM + '[rules]\nwild_jokers = "none"\nthree_joker_bomb = false\n[tabl
 # actions, sometimes within a scenario's turns; the first DEAL_GAMES games from this seed
 # last at least DEAL_MIN_ACTIONS when each is a table's first game, led by the flip card's
 # holder (tests/test_server_restart.py checks it; a rematch, led by the last winner, may differ).
-DEAL_SEED = 251
+DEAL_SEED = 260
 DEAL_GAMES = 20
 DEAL_MIN_ACTIONS = 16
+
+
+@pytest.fixture(params=["sqlite", "postgresql"], name="database_url")
+def database_url_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A SQLite file, or a throwaway PostgreSQL database (skipped unless ``SHUANGKOU_TEST_PG_URL``
+    is set); a test module gets it by importing this function."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'data' / 'shuangkou.db'}"
+        return
+    admin_url = pg_admin_url()
+    if admin_url is None:
+        pytest.skip(f"set {PG_URL_VARIABLE} to run the PostgreSQL variant")
+    with throwaway_database(admin_url) as database:
+        yield database.render_as_string(hide_password=False)
 
 
 def run(coroutine: Coroutine[Any, Any, T]) -> T:

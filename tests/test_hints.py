@@ -7,7 +7,16 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuangkou.games.shuangkou.bots import GreedyBot, HintBot, Seen, _wins_after, bot_action, hint_moves, whole_hand
+from shuangkou.games.shuangkou.bots import (
+    GreedyBot,
+    HintBot,
+    Seen,
+    _wins_after,
+    bot_action,
+    hint_moves,
+    whole_hand,
+)
+from shuangkou.games.shuangkou.bots import hints as offered
 from shuangkou.games.shuangkou.combos import Combo, Kind, classify
 from shuangkou.games.shuangkou.config import load_config
 from shuangkou.games.shuangkou.game import Game, Play
@@ -40,6 +49,57 @@ def test_the_big_joker_is_not_the_first_hint_to_beat_an_ace() -> None:
     assert hints(game) == ["single 2", "single BJ"]
 
 
+def partner_led_a_long_straight(right_opponent: str) -> Game:
+    """Issue #43's classic position: the partner (seat 2) led the 12-card straight 3–A, the
+    left opponent (seat 3) could not beat it, and seat 0 holds a bomb of J and a 9 and a 10."""
+    hands = ["J J J J 9 10 6 6", right_opponent, "3 4 5 6 7 8 9 10 J Q K A 5", "4 4 8"]
+    game = Game.from_hands(CLASSIC, hands, leader=2)
+    game.apply(Play.of(2, "3 4 5 6 7 8 9 10 J Q K A"))
+    assert game.to_act == 0
+    return game
+
+
+def test_the_first_hint_lets_the_partners_play_stand_C1_1() -> None:
+    """C1.1: the partner holds the table and the next opponent is far from going out: the
+    first hint is to pass (None), the bomb comes after it, and the hint player passes."""
+    seen = Seen.of(partner_led_a_long_straight("3 3 K 5 7 8"), 0)
+    assert [str(move) for move in offered(seen)] == ["None", "bomb J J J J phase 4"]
+    assert HintBot().choose(seen) is None
+
+
+def test_the_first_hint_beats_the_partner_when_the_next_opponent_is_about_to_go_out_C1_1() -> None:
+    seen = Seen.of(partner_led_a_long_straight("3 3 K"), 0)
+    assert [str(move) for move in offered(seen)] == ["bomb J J J J phase 4", "None"]
+
+
+def test_pass_is_offered_last_among_the_hints_when_an_opponent_holds_the_table_R2_3() -> None:
+    game = Game.from_hands(POINTS, ["8 K", "9 10 5 5 5 5"], leader=0)
+    game.apply(Play.of(0, "8"))
+    cycle = [str(move) for move in offered(Seen.of(game, 1))]
+    assert cycle == ["single 9", "single 10", "bomb 5 5 5 5 phase 4", "None"]
+    assert offered(Seen.of(Game.from_hands(POINTS, ["8 K", "9"], leader=0), 0))[-1] is not None  # a lead has no pass
+
+
+def test_a_bomb_hint_spends_no_joker_where_a_natural_bomb_of_the_same_phase_beats_the_table_R5_5() -> None:
+    """Issue #43's Rush position: against the straight 4–A, with five queens and both jokers,
+    the first hint is Q Q Q Q, not 5 5 SJ BJ (a 4-bomb too, R5.5), and every bomb of phase 4
+    without a joker comes before those with one."""
+    game = Game.from_hands(POINTS, ["4 5 6 7 8 9 10 J Q K A 3 3 3", "Q Q Q Q Q SJ BJ 5 5 7 9"], leader=0)
+    game.apply(Play.of(0, "4 5 6 7 8 9 10 J Q K A"))
+    order = hint_moves(Seen.of(game, 1))
+    assert order[0].cards == classify("Q Q Q Q", rules=POINTS.rules).cards
+    fours = [move.jokers for move in order if move.phase == 4]
+    assert fours == sorted(fours, key=bool) and fours[-1] > 0
+
+
+def test_a_follow_spends_no_joker_where_a_natural_move_takes_the_table() -> None:
+    """Close to the end (the opponent holds five cards) a joker may be spent, yet not where a
+    natural move beats the table as well: the pair of Q, not 5 SJ."""
+    game = Game.from_hands(POINTS, ["4 4 3 6 8 9 K", "5 SJ Q Q 7"], leader=0)
+    game.apply(Play.of(0, "4 4"))
+    assert str(hint_moves(Seen.of(game, 1))[0]) == "pair Q Q"
+
+
 def test_bombs_come_after_every_other_move() -> None:
     game = Game.from_hands(POINTS, ["3", "4 4 4 4 6 7 8 9 10 J"], leader=0)
     game.apply(Play.of(0, "3"))
@@ -62,7 +122,10 @@ def test_the_hints_are_every_legal_move_once_with_the_planners_choice_first(seed
     chosen = GreedyBot().choose(seen)
     if chosen is not None:
         assert order[0] == chosen
-    assert HintBot().choose(seen) == (order[0] if order else None)
+    cycle = offered(seen)
+    assert [move for move in cycle if move is not None] == order
+    assert cycle.count(None) == (seen.table is not None)  # the pass, on a follow only
+    assert HintBot().choose(seen) == (cycle[0] if cycle else None)
 
 
 def test_a_player_who_always_takes_the_first_hint_beats_hosting() -> None:
@@ -115,7 +178,7 @@ def plain_greedy_choice(seen: Seen) -> Combo | None:
     whole = whole_hand(hand, table, seen.rules)
     if whole is not None:
         return whole
-    if table is not None and planner._partner_stands(seen):
+    if table is not None and planner.partner_stands(seen):
         return None
     moves = legal_moves(hand, table, seen.rules)
     if not moves:
@@ -126,15 +189,23 @@ def plain_greedy_choice(seen: Seen) -> Combo | None:
     if table is None:
         return max(keeps_bombs or ordinary or moves, key=lambda move: plain_lead_value(seen, move))
     opponent_cards = min((seen.cards_left[other] for other in seen.opponents), default=0)
-    cheap = [move for move in keeps_bombs if not move.jokers or opponent_cards <= 6]
+    natural = [move for move in keeps_bombs if not move.jokers]
+    cheap = natural or (keeps_bombs if opponent_cards <= 6 else [])
     if cheap and (opponent_cards <= 6 or cheap[0].top <= 14 or table.top >= 14):
         return cheap[0]
-    bombs = [move for move in moves if move.is_bomb]
+    bombs = plain_bombs(moves)
     if bombs and (opponent_cards <= planner.bomb_when_opponent_has or _wins_after(bombs[0], hand, seen)):
         return bombs[0]
     if opponent_cards <= planner.stop_opponent_at and ordinary:
         return ordinary[0]
     return None
+
+
+def plain_bombs(moves: list[Combo]) -> list[Combo]:
+    """The bombs of ``moves`` weakest first, a phase's natural bombs before those with jokers."""
+    bombs = [move for move in moves if move.is_bomb]
+    return [bomb for phase in sorted({bomb.phase for bomb in bombs}) for natural in (True, False)
+            for bomb in bombs if bomb.phase == phase and (bomb.jokers == 0) == natural]
 
 
 def plain_hint_moves(seen: Seen) -> list[Combo]:
@@ -143,7 +214,7 @@ def plain_hint_moves(seen: Seen) -> list[Combo]:
     :func:`plain_greedy_choice`."""
     moves = legal_moves(seen.hand, seen.table, seen.rules)
     protected = [slot for slot in range(13) if seen.hand[slot] >= 4]  # the ranks of the hand's bombs
-    bombs = [move for move in moves if move.is_bomb]
+    bombs = plain_bombs(moves)
     spends = [
         move for move in moves
         if not move.is_bomb and (move.jokers or any(move.cards[slot] for slot in protected))

@@ -31,6 +31,6 @@ def test_every_message_type_is_documented() -> None:
         if "properties" in definition
     ]
     server_types = [definition["properties"]["type"]["const"] for definition in schemas["server"].values()]
-    assert len(client_types) == 17 and len(server_types) == 9
+    assert len(client_types) == 19 and len(server_types) == 9
     for kind in client_types + server_types:
         assert re.search(rf'"type": "{kind}"', text), f"no example of {kind!r} in docs/protocol.md"

@@ -63,7 +63,11 @@ def test_Y7_1_the_money_keys_come_from_the_edition(tmp_path: Path) -> None:
         ('game = "royalist"\n[timers]\nturn_seconds = 0\n', "timers.turn_seconds: expected greater than 0"),
         ('game = "royalist"\n[escape]\nescape_mode = "leave"\n', "escape.escape_mode: expected 'host' or 'settle'"),
         ('game = "royalist"\n[rules]\n', "rules: expected one of game, name, edition or a table"),
-        ('game = "royalist"\n[deal]\nguard_card = "called"\n', "deal.guard_card: expected 'marked'"),
+        ('game = "royalist"\n[deal]\nguard_card = "calld"\n',
+         "deal.guard_card: expected 'marked' or 'called', found \"calld\""),
+        ('game = "royalist"\n[deal]\nguard_card = "called"\ndeck = "165"\n',
+         'deal.guard_card: expected "marked" with deck "165" (its three 6s set aside unseen could hold the fourth '
+         'copy of a called card, Y9), found "called"'),
     ],
 )
 def test_Y9_errors_name_the_file_and_the_key(tmp_path: Path, text: str, message: str) -> None:
@@ -73,6 +77,14 @@ def test_Y9_errors_name_the_file_and_the_key(tmp_path: Path, text: str, message:
     with pytest.raises(ConfigError) as error:
         load_room(path)
     assert str(error.value).startswith(f"{path}: ") and message in str(error.value)
+
+
+def test_Y9_Y2_4_a_called_guard_card_with_the_216_and_168_decks(tmp_path: Path) -> None:
+    """Y9, Y2.4: ``guard_card = "called"`` (叫保子) loads with the 216- and the 168-card deck."""
+    path = tmp_path / "called.toml"
+    path.write_text('game = "royalist"\n[deal]\ndeck = "216"\nguard_card = "called"\n')
+    assert load_room(path)[1].guard_card == "called"
+    assert ROYALIST.load_room("royalist", {"deal.guard_card": "called"}).deck == "168"
 
 
 def test_check_config_prints_the_resolved_room(capsys: pytest.CaptureFixture[str]) -> None:

@@ -16,11 +16,11 @@ wrong-phase messages are refused with the game's codes and change nothing (Y13.3
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from royalist_players import SHIPPED, room_text, waits_for
 from server_fixtures import (
     Player,
     RunningServer,
@@ -30,25 +30,18 @@ from server_fixtures import (
     start_server_fixture,  # noqa: F401
 )
 
-import shuangkou
 from shuangkou.games.royalist.config import load_room
 from shuangkou.games.royalist.deck import EMPEROR_CARD, GUARD_CARD, parse_hand
 from shuangkou.games.royalist.game import Pass, Play, RoyalistHand, Timeout, deal_hand
 from shuangkou.games.royalist.wire import moves
 
-SHIPPED = Path(shuangkou.__file__).parent / "configs" / "royalist.toml"
 DECISION_SECONDS = 2.0
 TURN_SECONDS = 4.0
 
 
 def quick_room() -> str:
     """The shipped ``royalist`` room with short decision and turn timers, no bot fill."""
-    text = SHIPPED.read_text()
-    for key, value in (("decision_seconds", DECISION_SECONDS), ("turn_seconds", TURN_SECONDS),
-                       ("bot_fill_seconds", 0)):
-        text, found = re.subn(rf"^{key} = [0-9.]+", f"{key} = {value}", text, flags=re.MULTILINE)
-        assert found == 1, key
-    return text
+    return room_text(decision_seconds=DECISION_SECONDS, turn_seconds=TURN_SECONDS, bot_fill_seconds=0)
 
 
 def holders(hand: RoyalistHand) -> tuple[int, int]:
@@ -69,14 +62,6 @@ def pick_seed(room_file: Path) -> int:
         if len(set(holders(second))) == 1:
             return seed
     raise AssertionError("no seed found")
-
-
-def waits_for(table: dict[str, Any], seat: int) -> bool:
-    """The game waits for ``seat``: its turn, its throne offer or its declaration."""
-    if table["phase"] != "playing":
-        return False
-    to_act = table["game"]["to_act"]
-    return seat in to_act if isinstance(to_act, list) else to_act == seat
 
 
 async def refused(player: Player, message: dict[str, Any], timeout: float = 10.0) -> str:

@@ -192,3 +192,101 @@ def test_Y3_7_Y4_4_the_generator_finds_exactly_the_brute_force_moves(hand: Count
     assert set(generated) == brute_force(small, table)
     best = smallest_beating(small, table) if table is not None else None
     assert best == (generated[0] if generated and table is not None else None)
+
+
+# The called guard card (保子牌, Y9): a top card worth 18 that joins any set like a joker.
+
+
+def every_set_with_top(max_size: int) -> list[CardSet]:
+    """Every set of up to ``max_size`` cards with and without the one top card (Y9)."""
+    plain = every_set(max_size, range(6, 9))
+    with_top = [card_set._replace(top=1) for card_set in every_set(max_size - 1, range(6, 9))]
+    return [*plain, CardSet(0, 0, 0, 0, top=1), *with_top]
+
+
+def test_Y9_Y4_4_Y4_5_both_forms_agree_with_the_called_card() -> None:
+    """Y9: the 保子牌 is worth 18, above BJ, in Y4.4's card-by-card comparison; the closed form
+    (T_L = 0, T_F ≥ Y_L, T_F + Y_F ≥ Y_L + Z_L) agrees on every pair of sets of up to four cards."""
+    sets = every_set_with_top(4)
+    assert sum(card_set.top for card_set in sets) == 1 + len(every_set(3, range(6, 9)))
+    for follow, table in itertools.product(sets, repeat=2):
+        assert beats(follow, table) == beats_card_by_card(follow, table), (follow, table)
+
+
+@pytest.mark.parametrize(
+    ("table", "played", "result"),
+    [
+        (CardSet(0, 0, 1, 0), CardSet(0, 0, 0, 0, top=1), True),  # 保子 above BJ
+        (CardSet(7, 1, 1, 0), CardSet(8, 1, 0, 0, top=1), True),  # BJ 7 falls to 保子 8
+        (CardSet(7, 1, 1, 0), CardSet(0, 0, 1, 0, top=1), True),  # and to 保子 BJ
+        (CardSet(0, 0, 2, 0), CardSet(0, 0, 1, 0, top=1), False),  # one 保子 cannot cover two BJ
+        (CardSet(9, 1, 0, 1), CardSet(8, 1, 0, 0, top=1), False),  # 8 is not above 9 (Y13.10)
+        (CardSet(9, 2, 0, 0), CardSet(10, 1, 0, 0, top=1), True),  # joins any set like a joker
+        (CardSet(0, 0, 0, 0, top=1), CardSet(0, 0, 1, 0), False),  # nothing beats the 保子牌
+    ],
+)
+def test_Y9_the_called_card_is_above_BJ(table: CardSet, played: CardSet, result: bool) -> None:
+    """Y9: the 保子牌 is worth 18, above BJ, and may join any set like a joker."""
+    assert beats(played, table) is result
+    assert beats_card_by_card(played, table) is result
+
+
+def test_Y9_Y4_6_what_nobody_can_beat_with_the_called_card_unplayed() -> None:
+    """Y4.6 with the 保子牌 (Y9): a set holding it is never beaten; a set with one BJ can still
+    be beaten while the 保子牌 is in a hand, a set with two cannot."""
+    assert unbeatable(CardSet(7, 1, 0, 0, top=1), PLAIN, tops_unplayed=0)
+    assert not unbeatable(read("BJ 7"), PLAIN, tops_unplayed=1) and unbeatable(read("BJ 7"), PLAIN, 0)
+    assert unbeatable(read("BJ BJ"), PLAIN, tops_unplayed=1)
+    assert legal_sets(counts_text("8 SJ"), read("BJ 7"), PLAIN, tops=1) == [CardSet(8, 1, 0, 0, top=1),
+                                                                          CardSet(0, 0, 0, 1, top=1)]
+    assert legal_sets(counts_text("8 SJ BJ"), read("BJ 7"), PLAIN) == []
+
+
+def test_Y9_Y4_7_the_hint_spends_the_called_card_last() -> None:
+    """Y4.7 with the 保子牌 (Y9): fewest top cards first, then fewest big jokers, small jokers, rank."""
+    moves = legal_sets(counts_text("9 9 BJ"), read("8 8"), PLAIN, tops=1)
+    assert moves == [read("9 9"), CardSet(9, 1, 1, 0), CardSet(9, 1, 0, 0, top=1), CardSet(0, 0, 1, 0, top=1)]
+    assert smallest_beating(counts_text("9 BJ"), read("8 8"), PLAIN, tops=1) == CardSet(9, 1, 1, 0)
+    assert str(CardSet(9, 1, 1, 0, top=1)) == "9 BJ *" and CardSet(9, 1, 1, 0, top=1).view()["top"] == 1
+
+
+def test_Y9_Y3_8_sixes_last_counts_the_called_card() -> None:
+    """Y3.8 with the 保子牌 (Y9): a hand of 6s and the 保子牌 is no hand of 6s only."""
+    rules = SetRules(sixes_last=True)
+    with pytest.raises(InvalidSet, match="sixes"):
+        read_set(counts_text("6 6"), rules, counts_text("6 6"), hand_top=1)
+    assert all(move.rank != 6 for move in legal_sets(counts_text("6 6"), None, rules, tops=1))
+    assert legal_sets(counts_text(""), None, SetRules(joker_only_sets=False), tops=1) == [CardSet(0, 0, 0, 0, top=1)]
+
+
+def brute_force_with_top(hand: Counts, tops: int, table: CardSet | None) -> set[CardSet]:
+    """Every sub-multiset of ``hand`` and its top cards that reads as a set and beats ``table``."""
+    found = set()
+    for top in range(tops + 1):
+        for choice in itertools.product(*(range(count + 1) for count in hand)):
+            try:
+                played = read_set(tuple(choice), top=top)
+            except InvalidSet:
+                continue
+            if table is None or beats_card_by_card(played, table):
+                found.add(played)
+    return found
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(0, 2), min_size=NUM_SLOTS, max_size=NUM_SLOTS).map(tuple),
+    st.integers(0, 1),
+    st.sampled_from([None, *every_set_with_top(3)]),
+)
+def test_Y9_Y3_7_the_generator_finds_exactly_the_brute_force_moves_with_the_called_card(
+    hand: Counts, tops: int, table: CardSet | None
+) -> None:
+    """Y9: the move generator, hand and table holding the 保子牌 or not, against a brute force
+    compared card by card (Y4.4); the hint is the first move (Y4.7)."""
+    small = tuple(count if slot in (3, 5, SJ_SLOT, BJ_SLOT) else 0 for slot, count in enumerate(hand))
+    generated = legal_sets(small, table, PLAIN, (), tops)
+    assert len(generated) == len(set(generated))
+    assert set(generated) == brute_force_with_top(small, tops, table)
+    best = smallest_beating(small, table, PLAIN, (), tops) if table is not None else None
+    assert best == (generated[0] if generated and table is not None else None)

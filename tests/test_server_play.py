@@ -33,6 +33,7 @@ from server_fixtures import (
 from websockets.exceptions import ConnectionClosed
 
 from shuangkou.server.client import ClientError
+from shuangkou.server.tables import REPLAY_READY_SECONDS
 
 StartServer = Callable[..., RunningServer]
 
@@ -394,6 +395,38 @@ def test_a_newer_connection_replaces_the_older(server: RunningServer) -> None:
         assert not (newer.table or {})["game"]["hosting"][0] and not (bo.table or {})["game"]["hosting"][0]
         final = await play_out((newer, bo), (weakest, weakest))
         assert final[0]["phase"] == "settled"
+
+    run(scenario())
+
+
+def test_watching_the_replay_gives_the_ready_timer_more_time_once_per_game(server: RunningServer) -> None:
+    """R11.4: between games a player who watches the last game's replay (``replaying``) has
+    REPLAY_READY_SECONDS more to get ready, once per game; the other seats keep their own
+    deadline. During a game, or before any, there is nothing to replay."""
+
+    async def scenario() -> None:
+        ana, bo = await start_game(server)
+        await ana.send({"type": "replaying"})
+        assert (await ana.next_error())["code"] == "in_game"
+        await play_out((ana, bo), (weakest, weakest))
+        settled = await ana.until(lambda t: t["phase"] == "settled" and t["seats"][0]["ready_deadline"] is not None)
+        before = [seat["ready_deadline"] for seat in settled["seats"]]
+        await ana.send({"type": "replaying"})
+        table = await bo.until(lambda t: t["seats"][0]["ready_deadline"] != before[0])
+        assert table["seats"][0]["ready_deadline"] >= before[0] + REPLAY_READY_SECONDS * 1000 - 50
+        assert table["seats"][1]["ready_deadline"] == before[1]
+        extended = table["seats"][0]["ready_deadline"]
+        await ana.send({"type": "replaying"})  # once per game: the state again, unchanged
+        again = await ana.expect("state")
+        assert again["table"]["seats"][0]["ready_deadline"] == extended
+        await ana.ready()
+        await bo.ready()
+        await ana.until(lambda t: t["phase"] == "playing")
+        newcomer = await server.player("Cy")
+        await newcomer.join("wealth")
+        await newcomer.until(lambda t: t["you"] == 0)
+        await newcomer.send({"type": "replaying"})
+        assert (await newcomer.next_error())["code"] == "not_playing"
 
     run(scenario())
 

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from shuangkou.games.shuangkou.combos import classify
 from shuangkou.games.shuangkou.config import load_config
 from shuangkou.games.shuangkou.game import Escape, Game, HostedTurn, Hosting, Pass, Play, Timeout
 from shuangkou.games.shuangkou.wire import moves_json
@@ -51,3 +52,8 @@ def test_hints_match_the_core(seed: int) -> None:
 
 def test_an_empty_hint_is_an_empty_list() -> None:
     assert moves_json([]) == "[]"
+
+
+def test_the_pass_among_the_hints_is_the_body_of_a_pass_message() -> None:
+    single = classify("9")
+    assert moves_json([None, single]) == _compact([{"type": "pass"}, {"cards": "9", "as": "single"}])

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pg import PG_URL_VARIABLE, pg_admin_url, throwaway_database
 from server_players import close_all, finish_by_hosting, play_turns, reconnect, seat_group, seat_pair
 from server_processes import (
     CLASSIC,
@@ -28,6 +27,7 @@ from server_processes import (
     DEAL_SEED,
     ROOM,
     check_ledger,
+    database_url_fixture,  # noqa: F401 - a fixture
     replay,
     run,
     server_process,
@@ -42,19 +42,6 @@ from shuangkou.server.client import Client
 from shuangkou.server.process import ServerProcess
 from shuangkou.simulate import play_game
 from shuangkou.store import Store
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A SQLite file, or a throwaway PostgreSQL database."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'data' / 'shuangkou.db'}"
-        return
-    admin_url = pg_admin_url()
-    if admin_url is None:
-        pytest.skip(f"set {PG_URL_VARIABLE} to run the PostgreSQL variant")
-    with throwaway_database(admin_url) as database:
-        yield database.render_as_string(hide_password=False)
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from shuangkou.cards import parse_cards
-from shuangkou.games.shuangkou.bots import Seen, hint_moves
+from shuangkou.games.shuangkou.bots import Seen, hints
 from shuangkou.games.shuangkou.combos import Combo
 from shuangkou.games.shuangkou.config import RoomConfig, load_config
 from shuangkou.games.shuangkou.family import SHUANGKOU
@@ -129,10 +129,10 @@ class Harness:
 
 
 def pushed_moves(game: Game) -> list[dict[str, str]]:
-    """The moves pushed to the mover: each legal move once as the body of a play (cards and
-    kind), in hint order."""
-    bodies = [(move.view()["cards"], move.kind) for move in hint_moves(Seen.of(game, game.to_act))]
-    return [{"cards": cards, "as": kind} for cards, kind in dict.fromkeys(bodies)]
+    """The hints pushed to the mover: each legal move once as the body of a play (cards and
+    kind), in hint order, and on a follow the pass among them."""
+    bodies = [None if move is None else (move.view()["cards"], move.kind) for move in hints(Seen.of(game, game.to_act))]
+    return [{"type": "pass"} if body is None else {"cards": body[0], "as": body[1]} for body in dict.fromkeys(bodies)]
 
 
 def _seed_where_the_flip_card_picks_seat_0(config: RoomConfig) -> int:

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shuangkou.games.tractor.follows import follow_problem, hosting_follow, legal_follows, only_follow
+from shuangkou.games.tractor.follows import FollowProblem, follow_problem, hosting_follow, legal_follows, only_follow
 from shuangkou.games.tractor.formats import Lead, counted
 from shuangkou.games.tractor.order import FACES, TRUMP, Order, faces_of, faces_text, rank_index
 
@@ -39,6 +39,22 @@ def text(counts: dict[int, int]) -> str:
 
 X15_LEAD = "QH QH JH JH 9H 9H"
 X15_HAND = "8H 8H 7H 7H 5H 5H 3H 2H 4S 6C"
+
+
+def problem(hand: str, play: str, lead: str, partial: bool = True) -> FollowProblem | None:
+    return follow_problem(counted(faces_of(hand)), counted(faces_of(play)), lead_of(lead), TEN_SPADES, partial)
+
+
+def test_T7_1_to_T7_4_X15_a_refused_follow_names_its_duty_and_counts() -> None:
+    """T7.1–T7.4 (X15): the first duty a follow breaks, with what it needs and what it
+    gives (the page words a refusal from them)."""
+    assert problem(X15_HAND, "8H 8H 7H 7H 5H", X15_LEAD) == FollowProblem("T7.1", 6, 5)
+    assert problem("AH KH 6H 3S 4S 5S AD", "AH KH 3S 4S 5S AD", X15_LEAD) == FollowProblem("T7.2", 3, 2)
+    assert problem(X15_HAND, "8H 8H 5H 5H 3H 2H", X15_LEAD) == FollowProblem("T7.3", 2, 0)
+    assert problem("8H 8H 7H 7H 5H 5H 3H 2H AS KD", "8H 8H 7H 7H 3H 2H", X15_LEAD) == FollowProblem("T7.4", 3, 2)
+    assert problem("9H 9H 7H 3H", "7H 3H", "5H 5H") == FollowProblem("T7.4", 1, 0)
+    assert str(FollowProblem("T7.4", 1, 0)) == "a pair of the led suit must be played: 1 held, 0 played (T7.4)"
+    assert problem(X15_HAND, "8H 8H 7H 7H 5H 5H", X15_LEAD) is None
 
 
 def test_T7_1_as_many_cards_as_the_lead() -> None:

@@ -76,7 +76,7 @@ def test_T2_1_the_deal_round_by_round_and_the_bottom() -> None:
     hand = TRACTOR.deal(ROOM, seed=11)
     first = hand.deal_from
     assert hand.phase == "deal" and hand.dealer is None
-    assert hand.waiting() == tuple(Waiting((first + k) % 4, "deal", 0.8) for k in range(4))
+    assert hand.waiting() == tuple(Waiting((first + k) % 4, "deal", 0.8, clocked=True) for k in range(4))
     hand.apply(Draw((first + 2) % 4))
     assert [cards(hand, seat) for seat in range(4)] == [int(seat == (first + 2) % 4) for seat in range(4)]
     assert [wait.seat for wait in hand.waiting()] == [(first + k) % 4 for k in (0, 1, 3)]
@@ -268,6 +268,9 @@ def test_T7_7_an_illegal_play_is_refused_and_changes_nothing() -> None:
     with pytest.raises(TractorError) as refused:
         hand.apply(Play(1, tuple(faces_of("3C"))))
     assert refused.value.code == "illegal_follow" and hand.view(1) == before
+    # The refusal names the duty broken and its counts, for a page to word in its language.
+    assert refused.value.to_dict()["detail"] == {"rule": "T7.2", "need": 1, "given": 0}
+    assert "(T7.2)" in refused.value.message
 
 
 def test_T7_8_T16_9_forced_plays_are_made_at_once() -> None:

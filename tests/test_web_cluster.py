@@ -93,10 +93,9 @@ def test_a_page_waiting_alone_on_one_node_is_brought_to_the_player_waiting_on_an
 
     with ThreadPoolExecutor(1) as thread:
         bob = thread.submit(run, bob_plays())
-        ann.page.wait_for_selector("[data-testid=ready]", timeout=20000)  # seated with Bob
+        # seated with Bob, and ready: the page says it after a quick match
+        ann.page.wait_for_selector("#view-table[data-phase=playing]", timeout=20000)
         assert sockets[-1].startswith(a.url.replace("http", "ws", 1)), sockets
-        ann.ready()
-        ann.wait_playing()
         play_out([ann], limit=90)
         bob.result()
     # Ann alone, to a; a page slower to leave than a heartbeat is sent again at the next one.

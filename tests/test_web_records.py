@@ -10,6 +10,7 @@ the ledger.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -339,15 +340,68 @@ def test_replays_of_a_two_seat_and_a_four_seat_game_step_through_the_record(serv
         player.close()
 
 
+# The contrast ratio (WCAG) of an element's text against its own background colour.
+CONTRAST = """(selector) => {
+  const node = document.querySelector(selector);
+  const style = getComputedStyle(node);
+  const channels = (colour) => colour.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const luminance = (colour) => {
+    const [r, g, b] = channels(colour).map((value) => {
+      const c = value / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [light, dark] = [luminance(style.color), luminance(style.backgroundColor)].sort((a, b) => b - a);
+  return (light + 0.05) / (dark + 0.05);
+}"""
+
+
+def test_the_replay_of_the_game_just_played_keeps_the_seat_and_a_freed_seat_is_said(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """R11.4: opening Replay from the result tells the server (``replaying``), which gives the
+    ready timer two more minutes, so the seat outlasts the room's short ready timer while the
+    player watches; a seat the ready timer does free is said in the lobby until dismissed."""
+    rooms = {**test_web.ROOMS, "brief": 'edition = "points"\nname = "Brief"\n[timers]\nturn_seconds = 30\n'
+             "ready_seconds = 6\n"}
+    with run_server(tmp_path / "brief", rooms) as brief:
+        watcher = Player(browser, brief).sign_in("Watcher").in_lobby()
+        page = watcher.page
+        watcher.play_bots("brief")
+        play_hosted(watcher)
+        deadline = "window.shuangkou.state.table.seats[window.shuangkou.state.table.you].ready_deadline"
+        before = page.evaluate(deadline)
+        page.click("#result-card [data-testid=result-replay]")
+        page.wait_for_function(f"() => {deadline} >= {before} + 120000 - 50")
+        page.wait_for_function(f"() => Date.now() > {before} + 1000")  # the room's own timer is over
+        page.click("#page-replay [data-page-back]")
+        page.wait_for_selector("#result-card [data-testid=next-game]")
+        assert page.is_hidden("#seat-lost")
+
+        idle = Player(browser, brief).sign_in("Idle").in_lobby()
+        idle.join("brief", "invite")  # seated, never ready
+        idle.page.wait_for_selector("#view-lobby:not([hidden]) [data-testid=seat-lost]")
+        assert "not ready in time" in idle.page.inner_text("[data-testid=seat-lost]")
+        idle.page.click("[data-testid=seat-lost] button")
+        assert idle.page.is_hidden("#seat-lost")
+        for player in (watcher, idle):
+            player.close()
+
+
 def test_a_shared_replay_link_opens_without_signing_in_and_an_unknown_game_says_so(
     server: Server, browser: Browser
 ) -> None:
-    """The replay's link, opened in a fresh browser with no account, shows the same game; an
-    id that names no game says so plainly."""
+    """The replay's link, opened in a fresh browser with no account, shows the same game, its
+    room by its title and its date in the language chosen; an id that names no game says so
+    plainly. The result screen names the game's id for players ("Game id", with Copy) and its
+    Replay button reads clearly (contrast 4.5:1 at least)."""
     player = Player(browser, server).sign_in("Sharer").in_lobby()
     page = player.page
     player.play_bots("points")
     game_id = play_hosted(player)
+    assert page.inner_text("#result-card .game-id label") == "Game id"
+    assert page.evaluate(CONTRAST, "#result-card [data-testid=result-replay]") >= 4.5
     page.click("#result-card [data-testid=result-replay]")
     page.wait_for_selector("#page-replay [data-testid=replay-link]")
     link = page.input_value("#page-replay [data-testid=replay-link]")
@@ -362,9 +416,13 @@ def test_a_shared_replay_link_opens_without_signing_in_and_an_unknown_game_says_
     check_replay(server, fresh, game_id)
     assert fresh.evaluate("localStorage.getItem('shuangkou.token')") is None, "no account was made"
     assert fresh.is_hidden("#view-login") and fresh.is_hidden("#view-table")
+    assert fresh.inner_text("#replay-meta").startswith("Points room · ")
     fresh.click("[data-lang=zh]")
     assert fresh.inner_text("#page-replay h1") == "回放"
+    assert fresh.inner_text("#replay-meta").startswith("积分房 · ")
     fresh.click("[data-lang=en]")
+    assert not re.search(r"[\u4e00-\u9fff]", fresh.inner_text("#replay-meta")), "the date in English again"
+    assert fresh.locator("#page-replay button:text-is('Back'), #page-replay a:text-is('Back')").count() == 1
     fresh.click("#page-replay [data-page-back]")  # without an account: the name screen
     fresh.wait_for_selector("#view-login:not([hidden])")
 

@@ -1,12 +1,15 @@
-"""Helpers of the Tractor tests: referee scenarios of hand-built hands, and actions."""
+"""Helpers of the Tractor tests: referee scenarios of hand-built hands, actions, and
+clients playing a hand through a server."""
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from shuangkou.referee import referee
+from shuangkou.server.client import Client
 
 
 def p(seat: int, cards: str) -> dict[str, object]:
@@ -79,3 +82,82 @@ def stacked_deck(hands: Sequence[str], bottom: str = "", first: int = 0) -> tupl
         tail.insert(0, spare.pop())
     deck = [seats[(first + index) % 4][index // 4] for index in range(100)]
     return (*deck, *tail)
+
+
+# ---------------------------------------------------------------------------
+# Playing through a server: each client acts when its seat is waited for
+
+
+Move = dict[str, str]
+Choose = Callable[[dict[str, Any], list[Move]], Move]  # (game view, legal moves) -> move
+
+
+def waited(table: Mapping[str, Any]) -> bool:
+    """The view says its seat may act now: in the declaring window, burying or playing
+    (the deal's cards arrive by the clock, not by the seat)."""
+    game = table["game"]
+    return (table["phase"] == "playing" and game["phase"] in ("declare", "bury", "play")
+            and table["you"] in game["waiting"])
+
+
+def no_declaring(game: Mapping[str, Any], moves: list[Move]) -> Move:
+    """Say done in the window (declare nothing), bury the bottom back, make the hint's first play."""
+    if game["phase"] == "declare":
+        return {"type": "declare_done"}
+    return moves[0]
+
+
+async def send_move(client: Client, move: Move) -> None:
+    """Send ``move`` (a legal move as the hint names it) against the client's state."""
+    await client.send({**move, "seq": client.seq})
+
+
+async def caught_up(client: Client) -> None:
+    """Ping and wait for the pong: every state sent before has been received."""
+    await client.send({"type": "ping"})
+    await client.expect("pong")
+
+
+async def tractor_turns(client: Client, game_id: str, choose: Choose = no_declaring,
+                        timeout: float = 60.0) -> dict[str, Any]:
+    """Make the client's moves in hand ``game_id`` with ``choose`` until it is over;
+    returns the last view."""
+    while True:
+        table = await client.until(lambda t: t["game_id"] != game_id or t["phase"] != "playing" or waited(t), timeout)
+        if table["game_id"] != game_id or table["phase"] != "playing":
+            return table
+        await caught_up(client)
+        moves = await client.hint()
+        table = client.table or table
+        if table["game_id"] != game_id or not waited(table) or not moves:
+            continue  # the state moved on meanwhile
+        seq = table["seq"]
+        await send_move(client, choose(table["game"], moves))
+        await client.until(lambda t, seq=seq: t["seq"] > seq, timeout)
+
+
+async def play_hand(clients: Sequence[Client], choose: Choose = no_declaring,
+                    timeout: float = 60.0) -> list[dict[str, Any]]:
+    """The clients play the hand in progress to its settlement; returns their last views."""
+    tables = [client.table for client in clients]
+    game_id = next(table["game_id"] for table in tables if table is not None and table["phase"] == "playing")
+    await asyncio.gather(*(tractor_turns(client, game_id, choose, timeout) for client in clients))
+    return list(await asyncio.gather(*(client.until(lambda t: t["phase"] == "settled", timeout)
+                                       for client in clients)))
+
+
+async def play_until(clients: Sequence[Client], stop: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """Play the hint's first move of whichever seat is to lead or follow until the game
+    view satisfies ``stop``; every client sees each state before the next move. The last view."""
+    while True:
+        mover = next(client for client in clients
+                     if client.table is not None and client.table["game"]["to_act"] == client.table["you"])
+        assert mover.table is not None
+        if stop(mover.table["game"]):
+            return mover.table
+        moves = await mover.hint()
+        seq = mover.seq
+        await send_move(mover, moves[0])
+        await mover.until(lambda t, seq=seq: t["seq"] > seq)
+        for client in clients:
+            await client.until(lambda t, seq=mover.seq: t["seq"] >= seq)

@@ -1,9 +1,9 @@
 """The ``shuangkou`` command line.
 
-Every subcommand is one ``add_*`` function registered with :func:`command`: it adds its
-parser to the subparsers and sets ``run``, the function that carries the command out
-and returns the exit status. ``main`` builds the parser from the registry, runs the
-chosen command and turns input errors into exit status 2.
+Every subcommand is one ``add_*`` function (:mod:`shuangkou.commandline`): the shell's are
+registered with :func:`command`, a game's come from the registry (Shuangkou's
+``classify``, ``moves`` and ``demo``). ``main`` builds the parser, runs the chosen command
+and turns input errors into exit status 2.
 
 Commands that serve scripts print JSON on stdout (one document per run). Exit status:
 0 success, 1 the cards are no combination (``classify``), 2 bad input (a card string
@@ -16,21 +16,28 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TypeAlias
+from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
-from .cards import DECK, HAND_SIZE, Card, CardParseError, format_cards, parse_cards
+from .commandline import (
+    EXIT_ERROR,
+    EXIT_INVALID,
+    EXIT_OK,
+    AddParser,
+    CommandError,
+    Handler,
+    Parser,
+    Subparsers,
+    UsageError,
+    emit,
+)
 from .editions import MAX_AMOUNT
-from .games import check_config_main, load_room
-from .games.shuangkou.combos import KIND_NAMES, Combo, InvalidCombination, beats, bomb_key, classify
-from .games.shuangkou.expert import DEFAULT_ROLLOUTS, Budget
-from .games.shuangkou.moves import hosting_move, legal_moves
-from .games.shuangkou.rules import Rules, RulesError
+from .games import check_config_main, commands, load_room
+from .games.interface import DEFAULT_SEARCH_ROLLOUTS, Budget
 from .referee import ScenarioError, referee
 from .roomfiles import ConfigError, parse_override
 from .simulate import simulate
@@ -39,14 +46,6 @@ if TYPE_CHECKING:
     from .server.cluster import ClusterSettings
 
 __all__ = ["COMMANDS", "CommandError", "Parser", "UsageError", "build_parser", "command", "main"]
-
-Subparsers: TypeAlias = "argparse._SubParsersAction[Parser]"
-AddParser: TypeAlias = Callable[[Subparsers], None]
-Handler: TypeAlias = Callable[[argparse.Namespace], int]
-
-EXIT_OK = 0
-EXIT_INVALID = 1
-EXIT_ERROR = 2
 
 COMMANDS: list[AddParser] = []
 """The subcommands, in the order ``--help`` lists them."""
@@ -58,34 +57,15 @@ def command(add: AddParser) -> AddParser:
     return add
 
 
-class CommandError(Exception):
-    """Bad input to a command: reported as ``{"error": ...}`` with exit status 2."""
-
-
-class UsageError(CommandError):
-    """A command line argparse cannot parse; ``usage`` is the usage line of the parser."""
-
-    def __init__(self, message: str, usage: str) -> None:
-        super().__init__(message)
-        self.usage = usage
-
-
-class Parser(argparse.ArgumentParser):
-    """An argument parser that raises instead of exiting, so usage errors are reported
-    like every other input error."""
-
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message, self.format_usage()) from None
-
-
 def build_parser() -> argparse.ArgumentParser:
-    """The ``shuangkou`` parser with every registered subcommand."""
+    """The ``shuangkou`` parser with every registered subcommand: the games' own first
+    (Shuangkou's ``classify``, ``moves`` and ``demo``), then the shell's."""
     parser = Parser(
         prog="shuangkou",
         description="Rules engine and tools for Rush Shuangkou, the two-player, two-deck climbing game.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for add in COMMANDS:
+    for add in [*commands(), *COMMANDS]:
         add(subparsers)
     return parser
 
@@ -98,7 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         run: Handler = args.run
         return run(args)
     except CommandError as error:
-        _emit({"error": str(error)})
+        emit({"error": str(error)})
         if isinstance(error, UsageError):
             print(error.usage, end="", file=sys.stderr)
         print(f"shuangkou: error: {error}", file=sys.stderr)
@@ -107,193 +87,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 # ---------------------------------------------------------------------------
 # Shared options and helpers
-
-
-def _emit(value: object) -> None:
-    """Print one JSON document on stdout."""
-    print(json.dumps(value))
-
-
-def _add_rules_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--rules",
-        nargs="+",
-        action="extend",
-        default=[],
-        metavar="KEY=VALUE",
-        help="rule variants, e.g. four_joker_bomb=largest serial_bomb_two=true hosting_bombs=false "
-        "wild_jokers=none three_joker_bomb=false",
-    )
-
-
-def _add_table_option(parser: argparse.ArgumentParser, help: str) -> None:
-    parser.add_argument("--table", metavar="CARDS", help=help)
-    parser.add_argument(
-        "--table-as",
-        choices=KIND_NAMES,
-        metavar="KIND",
-        help="name the reading of --table when its cards can be read several ways (R5.4); default: the strongest",
-    )
-
-
-def _rules(args: argparse.Namespace) -> Rules:
-    try:
-        return Rules.from_strings(args.rules)
-    except RulesError as error:
-        raise CommandError(f"--rules: {error}") from None
-
-
-def _cards(text: str, what: str) -> list[Card]:
-    try:
-        return parse_cards(text)
-    except CardParseError as error:
-        raise CommandError(f"{what}: {error}") from None
-
-
-def _table(args: argparse.Namespace, rules: Rules) -> Combo | None:
-    """The combination on the table (the reading ``--table-as`` names, else its strongest),
-    or None on a lead."""
-    if args.table is None:
-        if args.table_as is not None:
-            raise CommandError("--table-as: needs --table")
-        return None
-    cards = _cards(args.table, "--table")
-    try:
-        return classify(cards, rules=rules, kind=args.table_as)
-    except InvalidCombination as error:
-        raise CommandError(f"{'--table-as' if args.table_as else '--table'}: {error.reason}") from None
-
-
-def _combo_dict(combo: Combo, table: Combo | None, rules: Rules) -> dict[str, object]:
-    """:meth:`Combo.to_dict` plus ``beats_table``: a bool with a table, null without."""
-    return {**combo.to_dict(), "beats_table": None if table is None else beats(combo, table, rules)}
-
-
-# ---------------------------------------------------------------------------
-# classify
-
-
-@command
-def add_classify(subparsers: Subparsers) -> None:
-    parser = subparsers.add_parser(
-        "classify",
-        help="read a set of cards as a combination (JSON)",
-        description="Read CARDS as the combination they are played as (RULES R3-R6) and print it as JSON.",
-    )
-    parser.add_argument("cards", metavar="CARDS", nargs="+", help='card string, e.g. "3 3 4 4 5 BJ"')
-    _add_table_option(parser, "the combination on the table: read CARDS to beat it and report beats_table")
-    parser.add_argument(
-        "--as",
-        dest="kind",
-        choices=KIND_NAMES,
-        metavar="KIND",
-        help="name the reading (R5.4): " + ", ".join(KIND_NAMES),
-    )
-    _add_rules_option(parser)
-    parser.set_defaults(run=run_classify)
-
-
-def run_classify(args: argparse.Namespace) -> int:
-    rules = _rules(args)
-    cards = _cards(" ".join(args.cards), "cards")
-    table = _table(args, rules)
-    try:
-        combo = classify(cards, table, rules, args.kind)
-    except InvalidCombination as error:
-        _emit({"kind": None, "reason": error.reason})
-        return EXIT_INVALID
-    _emit(_combo_dict(combo, table, rules))
-    return EXIT_OK
-
-
-# ---------------------------------------------------------------------------
-# moves
-
-
-@command
-def add_moves(subparsers: Subparsers) -> None:
-    parser = subparsers.add_parser(
-        "moves",
-        help="list the legal moves of a hand (JSON)",
-        description="Print every legal move of HAND, weakest first (hint order), as a JSON list.",
-    )
-    parser.add_argument("hand", metavar="HAND", nargs="+", help='card string, e.g. "3 3 4 4 5 BJ"')
-    _add_table_option(parser, "the combination to beat (omit on a lead)")
-    parser.add_argument(
-        "--hosting",
-        action="store_true",
-        help="print only the move hosting makes (R11.2), or null for a pass",
-    )
-    _add_rules_option(parser)
-    parser.set_defaults(run=run_moves)
-
-
-def run_moves(args: argparse.Namespace) -> int:
-    rules = _rules(args)
-    hand = _cards(" ".join(args.hand), "hand")
-    table = _table(args, rules)
-    if args.hosting:
-        move = hosting_move(hand, table, rules)
-        _emit(None if move is None else _combo_dict(move, table, rules))
-    else:
-        _emit([_combo_dict(move, table, rules) for move in legal_moves(hand, table, rules)])
-    return EXIT_OK
-
-
-# ---------------------------------------------------------------------------
-# demo
-
-_DEMO_READINGS = ("33445 BJ", "BJ 5679", "5678 SJ", "3344 SJ", "444 BJ", "4444 SJ", "SJ SJ BJ")
-_DEMO_FIGHTS = (
-    ("34567", "45678"),
-    ("34567", "456789"),
-    ("88888", "444444"),
-    ("SJ SJ BJ BJ", "444455556666"),
-    ("4444 55555 66666", "7777 88888 99999"),
-)
-
-
-@command
-def add_demo(subparsers: Subparsers) -> None:
-    parser = subparsers.add_parser(
-        "demo",
-        help="a short demonstration of the rules engine",
-        description="Deal a seeded hand and show a few readings and comparisons from RULES section 13.",
-    )
-    parser.add_argument("--seed", type=int, default=1, help="seed of the deal (default 1)")
-    parser.set_defaults(run=run_demo)
-
-
-def run_demo(args: argparse.Namespace) -> int:
-    hand = sorted(random.Random(args.seed).sample(DECK, HAND_SIZE))
-    moves = legal_moves(hand)
-    bombs = [move for move in moves if move.is_bomb]
-    print("Rush Shuangkou rules engine")
-    print()
-    print(f"A {HAND_SIZE}-card hand from the 108-card double deck (seed {args.seed}):")
-    print(f"  {format_cards(hand)}")
-    print(f"  {len(moves)} different lead moves, {len(bombs)} of them bombs.")
-    if bombs:
-        print(f"  Strongest bomb: {max(bombs, key=bomb_key)}")
-    print(f"  Hosting would lead: {hosting_move(hand)}")
-    print()
-    print("Reading cards (jokers are wild):")
-    for text in _DEMO_READINGS:
-        try:
-            result = str(classify(text))
-        except InvalidCombination:
-            result = "not a combination"
-        print(f"  {text:<10} {result}")
-    print()
-    print("Which beats which:")
-    for table, played in _DEMO_FIGHTS:
-        verdict = "beats" if beats(classify(played), classify(table)) else "does not beat"
-        print(f"  {played:<18} {verdict:<13} {table}")
-    print()
-    print('Try: shuangkou classify "4 5 6 SJ SJ SJ" --table "3 3 4 4 5 5"')
-    print('     shuangkou moves "4 4 9 9 SJ" --table "3 3" --hosting')
-    print("     shuangkou --help")
-    return EXIT_OK
 
 
 # ---------------------------------------------------------------------------
@@ -353,14 +146,14 @@ def run_referee(args: argparse.Namespace) -> int:
     except json.JSONDecodeError as error:
         return _scenario_error(ScenarioError("bad_scenario", f"{args.scenario}: invalid JSON: {error}"))
     try:
-        _emit(referee(data))
+        emit(referee(data))
     except ScenarioError as error:
         return _scenario_error(error)
     return EXIT_OK
 
 
 def _scenario_error(error: ScenarioError) -> int:
-    _emit(error.outcome())
+    emit(error.outcome())
     print(f"shuangkou referee: {error.message}", file=sys.stderr)
     return EXIT_ERROR
 
@@ -384,8 +177,8 @@ def add_simulate(subparsers: Subparsers) -> None:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--timeout-rate", type=float, default=0.0, help="chance a turn times out")
     parser.add_argument("--escape-rate", type=float, default=0.0, help="chance a game has an escape")
-    parser.add_argument("--expert-rollouts", type=int, default=DEFAULT_ROLLOUTS, metavar="N",
-                        help=f"the expert bot's rollouts per move (default {DEFAULT_ROLLOUTS})")
+    parser.add_argument("--expert-rollouts", type=int, default=DEFAULT_SEARCH_ROLLOUTS, metavar="N",
+                        help=f"the expert bot's rollouts per move (default {DEFAULT_SEARCH_ROLLOUTS})")
     parser.add_argument("--expert-ms", type=float, metavar="MS",
                         help="the expert bot's wall time per move at most, in milliseconds (default: no limit)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -411,7 +204,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         report = simulate(config, (names[0], names[1]), args.games, args.seed, args.jobs,
                           args.timeout_rate, args.escape_rate, bar.update, budget)
     if args.json:
-        _emit(report.to_dict())
+        emit(report.to_dict())
     else:
         print(report.to_text())
     return EXIT_OK
@@ -633,7 +426,7 @@ def run_replay(args: argparse.Namespace) -> int:
         report = check_game(store, game_id) if game_id is not None else None
     if report is None:
         raise CommandError(f"no game {args.game!r} in {store.url}")
-    _emit(report)
+    emit(report)
     return EXIT_OK if report["matches"] else EXIT_INVALID
 
 

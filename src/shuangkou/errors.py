@@ -14,8 +14,8 @@ and ``tests/test_errors.py`` fails when one is not documented in ``docs/protocol
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal, TypeVar, get_args
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Literal, NotRequired, TypeVar, get_args
 
 from typing_extensions import TypedDict  # pydantic reads it for the protocol schema on Python < 3.12
 
@@ -91,11 +91,13 @@ ERROR_CODES: frozenset[str] = frozenset(get_args(ErrorCode))
 
 
 class ErrorBody(TypedDict):
-    """The JSON form of a refusal, on the WebSocket and in HTTP answers."""
+    """The JSON form of a refusal, on the WebSocket and in HTTP answers; ``detail`` when the
+    game says more (a refused Tractor follow: the rule and its counts)."""
 
     type: Literal["error"]
     code: ErrorCode
     message: str
+    detail: NotRequired[dict[str, str | int]]
 
 
 def first_problem(error: ValidationError, whole: str) -> str:
@@ -112,18 +114,23 @@ def is_error_code(text: str) -> bool:
 
 
 class Refusal(Exception):
-    """Something refused, with nothing changed: ``code`` for programs, ``message`` for people."""
+    """Something refused, with nothing changed: ``code`` for programs, ``message`` for people,
+    ``detail`` for a program that words it itself (a page in its player's language)."""
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str, detail: Mapping[str, str | int] | None = None) -> None:
         if code not in ERROR_CODES:
             raise ValueError(f"{code!r} is not an error code of shuangkou.errors.ErrorCode")
         super().__init__(message)
         self.code: ErrorCode = code
         self.message = message
+        self.detail = dict(detail) if detail else None
 
     def to_dict(self) -> ErrorBody:
-        """``{"type": "error", "code": ..., "message": ...}``."""
-        return {"type": "error", "code": self.code, "message": self.message}
+        """``{"type": "error", "code": ..., "message": ...}``, and its ``detail`` when it has one."""
+        body: ErrorBody = {"type": "error", "code": self.code, "message": self.message}
+        if self.detail:
+            body["detail"] = self.detail
+        return body
 
 
 Checked = TypeVar("Checked")

@@ -16,9 +16,11 @@ import functools
 import math
 from bisect import bisect_right
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from fractions import Fraction
-from typing import Protocol
+from typing import Any, Protocol
+
+from typing_extensions import TypedDict  # pydantic reads it for the protocol schema on Python < 3.12
 
 from .errors import Refusal
 
@@ -26,6 +28,7 @@ __all__ = [
     "Amount",
     "Fees",
     "Payout",
+    "PayoutView",
     "SettlementError",
     "exact_share",
     "level_index",
@@ -112,6 +115,46 @@ class Payout:
     balances_before: tuple[int, ...]
     balances_after: tuple[int, ...]
     deltas: tuple[int, ...]
+
+    @property
+    def capped(self) -> bool:
+        """Whether some seat paid less than it owed (R9.5, C5.7, Y7.3)."""
+        return self.paid != self.dues
+
+    def parts(self) -> dict[str, Any]:
+        """The fields by name: a game's settlement, a subclass, is built from them and its
+        own breakdown."""
+        return {part.name: getattr(self, part.name) for part in fields(Payout)}
+
+    def payout_view(self) -> PayoutView:
+        """The money step's JSON form, part of every game's settlement view."""
+        return {
+            "table_fees": list(self.table_fees),
+            "dues": list(self.dues),
+            "paid": list(self.paid),
+            "received": list(self.received),
+            "capped": self.capped,
+            "win_fees": list(self.win_fees),
+            "house": self.house,
+            "deltas": list(self.deltas),
+            "balances_before": list(self.balances_before),
+            "balances_after": list(self.balances_after),
+        }
+
+
+class PayoutView(TypedDict):
+    """The JSON form of a :class:`Payout`, one entry per seat in every list."""
+
+    table_fees: list[int]
+    dues: list[int]
+    paid: list[int]
+    received: list[int]
+    capped: bool
+    win_fees: list[int]
+    house: int
+    deltas: list[int]
+    balances_before: list[int]
+    balances_after: list[int]
 
 
 def settle_nets(

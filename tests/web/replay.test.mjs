@@ -5,6 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import * as R from "../../src/shuangkou/web/replay.js";
+import { replayState, replaySteps } from "../../src/shuangkou/web/games/shuangkou/steps.js";
 import * as S from "../../src/shuangkou/web/games/shuangkou/state.js";
 import { combo, settlement, settlement4, stateMessage, table } from "./fixtures.mjs";
 
@@ -49,7 +50,7 @@ function fourSeatReplay() {
 }
 
 test("step 0 is the deal with the hands as dealt, then one step per play, pass or escape", () => {
-  const steps = R.replaySteps(twoSeatReplay());
+  const steps = replaySteps(twoSeatReplay());
   assert.deepEqual(steps.map((step) => step.kind), ["deal", "play", "pass", "play"]);
   assert.deepEqual(steps[0].hands, [["3H", "3S", "9C", "QD"], ["4D", "4D", "SJ"]]);
   assert.deepEqual(steps[1].hands, [["3H", "3S", "9C", "QD"], ["SJ"]], "both 4D of the pair leave the hand");
@@ -59,14 +60,14 @@ test("step 0 is the deal with the hands as dealt, then one step per play, pass o
 });
 
 test("a timeout and hosting are told with the action after them; the end with the action before it", () => {
-  const steps = R.replaySteps(twoSeatReplay());
+  const steps = replaySteps(twoSeatReplay());
   assert.deepEqual(steps[2].before.map((event) => event.type), ["timeout"]);
   assert.deepEqual(steps[3].before.map((event) => event.type), ["hosting"]);
   assert.deepEqual(steps[3].after.map((event) => event.type), ["end"]);
 });
 
 test("each seat's latest action is kept until that seat acts again", () => {
-  const steps = R.replaySteps(twoSeatReplay());
+  const steps = replaySteps(twoSeatReplay());
   assert.equal(steps[0].last[0], null);
   assert.deepEqual(steps[2].last.map((action) => action?.type), ["pass", "play"]);
   assert.equal(steps[2].last[0].cause, "timeout");
@@ -76,7 +77,7 @@ test("each seat's latest action is kept until that seat acts again", () => {
 });
 
 test("four seats: the swap is told at the deal, places follow the out events, 接风 with the pass before it", () => {
-  const steps = R.replaySteps(fourSeatReplay());
+  const steps = replaySteps(fourSeatReplay());
   assert.deepEqual(steps[0].before.map((event) => event.type), ["deal", "swap"]);
   assert.deepEqual(steps[1].out, [0]);
   assert.deepEqual(steps[0].out, []);
@@ -89,7 +90,7 @@ test("four seats: the swap is told at the deal, places follow the out events, �
 
 test("at every step each hand is the dealt hand minus the cards its seat played so far", () => {
   const replay = fourSeatReplay();
-  const steps = R.replaySteps(replay);
+  const steps = replaySteps(replay);
   steps.forEach((step, index) => {
     const plays = replay.events.filter((event) => event.type === "play").slice(0, step.played);
     replay.hands.forEach((dealt, seat) => {
@@ -103,7 +104,7 @@ test("at every step each hand is the dealt hand minus the cards its seat played 
 test("a play of a card the hand no longer holds is refused, naming the event, the seat and the card", () => {
   const replay = twoSeatReplay();
   replay.events.splice(2, 0, play(1, "4D"));
-  assert.throws(() => R.replaySteps(replay), /event 2: seat 1 plays 4D, which its hand no longer holds/);
+  assert.throws(() => replaySteps(replay), /event 2: seat 1 plays 4D, which its hand no longer holds/);
 });
 
 test("keys step forward and back within the game; Home and End jump; other keys do nothing", () => {
@@ -133,27 +134,27 @@ test("addresses: a replay with or without a seat, the history and its pages", ()
 
 test("the replay's table for the result screen: nobody is you, seen from the chosen seat, the last hands revealed", () => {
   const replay = twoSeatReplay();
-  const steps = R.replaySteps(replay);
-  const state = R.replayState(replay, steps, 1);
+  const steps = replaySteps(replay);
+  const state = replayState(replay, steps, 1);
   assert.equal(S.mySeat(state), null);
   const summary = S.resultSummary(state);
   assert.equal(summary.you, 1);
   assert.equal(summary.other, 0);
   assert.equal(summary.delta, 60);
   assert.deepEqual(summary.loserCards, ["3H", "3S", "9C", "QD"]);
-  assert.equal(S.resultSummary(R.replayState(replay, steps)).you, 0, "seat 0 without a seat in the link");
+  assert.equal(S.resultSummary(replayState(replay, steps)).you, 0, "seat 0 without a seat in the link");
 });
 
 test("four seats: the result's columns from the chosen seat, its partner first, and every seat's cards left", () => {
   const replay = fourSeatReplay();
-  const steps = R.replaySteps(replay);
-  const result = S.classicResult(R.replayState(replay, steps, 3));
+  const steps = replaySteps(replay);
+  const result = S.classicResult(replayState(replay, steps, 3));
   assert.equal(result.you, 3);
   assert.deepEqual(result.columns, [3, 1, 0, 2]);
   const held = result.rows.find((row) => row.key === "cardsLeft").cells;
   assert.deepEqual(held.map((cell) => cell.count), [1, 1, 0, 0]);
   assert.deepEqual(held[1].cards, ["5D"]);
-  assert.equal(S.sideOf(R.replayState(replay, steps, 3), 1), "us");
+  assert.equal(S.sideOf(replayState(replay, steps, 3), 1), "us");
 });
 
 const game = (extra) => ({

@@ -382,13 +382,14 @@ test("hosting switched on by a lost connection is switched off on the first stat
 
 const readyTable = (options = {}) => stateMessage({ phase: "ready", seats: table().seats.map((seat) => ({ ...seat, ready: false })), ...options });
 
-test("R11.4: after Play a bot the page says Ready once, by itself; not after a quick match", () => {
+test("R11.4: after Play a bot or a quick match the page says Ready once, by itself; not at an invitation", () => {
   let state = S.receiveState(S.joinRequested(S.initialState(), "bot"), readyTable());
   assert.equal(S.shouldSendReady(state), true);
   state = S.readySent(state);
   assert.equal(S.shouldSendReady(state), false, "once");
   assert.equal(S.shouldSendReady(S.receiveState(state, readyTable({ seq: 6 }))), false);
-  assert.equal(S.shouldSendReady(S.receiveState(S.joinRequested(S.initialState(), "human"), readyTable())), false);
+  assert.equal(S.shouldSendReady(S.receiveState(S.joinRequested(S.initialState(), "human"), readyTable())), true, "quick match");
+  assert.equal(S.shouldSendReady(S.receiveState(S.joinRequested(S.initialState(), "invite"), readyTable())), false, "invited");
   const mine = readyTable();
   mine.table.seats[0].ready = true;
   assert.equal(S.shouldSendReady(S.receiveState(S.joinRequested(S.initialState(), "bot"), mine)), false, "already ready");
@@ -460,4 +461,41 @@ test("R2.4: a reloaded page shows the pass that ended the round, and every play 
   const state = S.receiveState(S.initialState(), stateMessage({ toAct: 1, plays, roundStart: 12, passed: [{ seat: 0, cause: "auto_pass" }] }));
   assert.deepEqual(S.bubbleOf(state, 0), { cause: "auto_pass" });
   assert.equal(S.currentGame(state).plays.length, 12);
+});
+
+test("the pass is one of the hints: selected, it selects no card and Enter passes (issue #43)", () => {
+  const passHint = { type: "pass" };
+  let state = seated({ onTable: onTable(1, single("4")), moves: [passHint, move("single", "5")] });
+  state = S.hint(S.toggleCard(state, "3H#1"));
+  assert.deepEqual(state.selected, [], "the first hint is to pass: nothing selected");
+  assert.deepEqual(state.message.hint, { index: 0, count: 2, move: passHint });
+  assert.deepEqual(S.play(state).send, { type: "pass", seq: 5 }, "Enter passes");
+  state = S.hint(state);
+  assert.deepEqual(state.selected, ["5C#1"]);
+  assert.equal(S.play(state).send.type, "play");
+  assert.equal(S.play(S.toggleCard(S.hint(state), "3H#1")).send.type, "play", "cards chosen after the pass hint are played");
+  const only = S.hint(seated({ onTable: onTable(1, single("2")), moves: [passHint] }));
+  assert.equal(only.message.key, "msg.noMoves");
+  assert.deepEqual(S.play(only).send, { type: "pass", seq: 5 });
+});
+
+test("Esc clears the selection and starts the hint cycle again", () => {
+  const moves = [move("single", "3"), move("pair", "3 3"), move("pair", "Q Q")];
+  let state = S.hint(S.hint(seated({ moves })));
+  assert.equal(S.hintCount(state), "2/3");
+  state = S.restartHints(state);
+  assert.deepEqual(state.selected, []);
+  assert.equal(S.hintCount(state), "");
+  assert.deepEqual(S.hint(state).selected, ["3H#1"], "H shows the first hint again");
+});
+
+test("R11.4: a seat the ready timer freed is said in the lobby until dismissed or the next join", () => {
+  const seated = S.receiveState(S.initialState(), readyTable());
+  const lost = S.receiveClosed(seated, "not_ready");
+  assert.equal(lost.table, null);
+  assert.equal(lost.seatLost, true);
+  assert.equal(S.showLobby(lost).seatLost, true, "the lobby keeps it");
+  assert.equal(S.dismissSeatLost(lost).seatLost, false);
+  assert.equal(S.joinRequested(lost, "human").seatLost, false, "gone with the next join");
+  assert.equal(S.receiveClosed(seated, "table_closed").seatLost, false, "only the ready timer frees a seat so");
 });

@@ -23,3 +23,16 @@ test("Shuangkou's words join the shell's dictionaries when its renderer loads", 
   }
   assert.equal(t("err.invalid_combination"), "These cards are not a valid combination.");
 });
+
+test("every game's words are in both languages, and no two games share a key", async () => {
+  const { GAMES, loadGame } = await import("../../src/shuangkou/web/games/index.js");
+  const owner = new Map(); // key → the game whose word it is
+  for (const name of GAMES) {
+    const renderer = await loadGame(name);
+    assert.deepEqual(new Set(Object.keys(renderer.words.zh)), new Set(Object.keys(renderer.words.en)), `${name}: both languages`);
+    for (const key of Object.keys(renderer.words.en)) {
+      assert.ok(!owner.has(key), `${key} is a word of ${owner.get(key)} and of ${name}`);
+      owner.set(key, name);
+    }
+  }
+});

@@ -21,18 +21,20 @@ import os
 import sys
 from collections.abc import Mapping
 
+from ..commandline import AddParser
 from ..roomfiles import ConfigError, Problem, read_room_file
 from .interface import GameFamily, Room
 
 __all__ = [
-    "DEFAULT_GAME", "check_config_main", "families", "family", "game_of", "load_room", "register", "registered",
-    "room_from_json", "unregister",
+    "DEFAULT_GAME", "check_config_main", "commands", "families", "family", "game_of", "load_room", "register",
+    "registered", "room_from_json", "unregister",
 ]
 
 DEFAULT_GAME = "shuangkou"
 """The game of a room file that names none."""
 
 _FAMILIES: dict[str, GameFamily] = {}
+_COMMANDS: dict[str, tuple[AddParser, ...]] = {}
 _changes = 0  # registrations so far: what is built from the registered families is built again when it moves
 
 
@@ -42,12 +44,14 @@ def registered() -> int:
     return _changes
 
 
-def register(game: GameFamily) -> None:
-    """Make ``game`` playable under its name (a second family of one name is refused)."""
+def register(game: GameFamily, game_commands: tuple[AddParser, ...] = ()) -> None:
+    """Make ``game`` playable under its name (a second family of one name is refused), with
+    its own subcommands of the command line, if any (:mod:`shuangkou.commandline`)."""
     global _changes
     if game.name in _FAMILIES and _FAMILIES[game.name] is not game:
         raise ValueError(f"a game named {game.name!r} is registered already")
     _FAMILIES[game.name] = game
+    _COMMANDS[game.name] = game_commands
     _changes += 1
 
 
@@ -55,12 +59,18 @@ def unregister(name: str) -> None:
     """Forget the family ``name`` (a test's own game, once the test is over)."""
     global _changes
     _FAMILIES.pop(name, None)
+    _COMMANDS.pop(name, None)
     _changes += 1
 
 
 def families() -> dict[str, GameFamily]:
     """Every registered family by name."""
     return dict(_FAMILIES)
+
+
+def commands() -> list[AddParser]:
+    """The registered families' own subcommands of the command line, family by family."""
+    return [add for game_commands in _COMMANDS.values() for add in game_commands]
 
 
 def family(name: str) -> GameFamily:
@@ -122,10 +132,11 @@ def check_config_main(target: str, overrides: Mapping[str, object] | None = None
 
 def _register_shipped() -> None:
     from .royalist.family import ROYALIST
+    from .shuangkou.commands import COMMANDS as SHUANGKOU_COMMANDS
     from .shuangkou.family import SHUANGKOU
     from .tractor.family import TRACTOR
 
-    register(SHUANGKOU)
+    register(SHUANGKOU, SHUANGKOU_COMMANDS)
     register(ROYALIST)
     register(TRACTOR)
 

@@ -29,18 +29,50 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-__all__ = ["Event", "GameFamily", "Hand", "HandFacts", "HandRecord", "Player", "Room", "Settled", "TableBot", "Waiting"]
+__all__ = [
+    "DEFAULT_SEARCH_ROLLOUTS", "Budget", "Event", "GameFamily", "Hand", "HandFacts", "HandRecord", "Player", "Room",
+    "Settled", "TableBot", "Waiting",
+]
+
+
+DEFAULT_SEARCH_ROLLOUTS = 60
+"""Rollouts per decision of a searching bot by default (:class:`Budget`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How much a searching bot (Shuangkou's expert) may search per decision: ``rollouts``
+    playouts in all (every candidate gets the same number, at least one), and at most
+    ``milliseconds`` of wall time when given (then the decision depends on the machine's
+    speed); ``candidates`` moves are searched at most. The simulator and the command line
+    hand it to :meth:`GameFamily.player`."""
+
+    rollouts: int = DEFAULT_SEARCH_ROLLOUTS
+    milliseconds: float | None = None
+    candidates: int = 12
+
+    def __post_init__(self) -> None:
+        if self.rollouts < 1:
+            raise ValueError(f"the expert's rollouts per move must be at least 1, not {self.rollouts}")
+        if self.milliseconds is not None and self.milliseconds <= 0:
+            raise ValueError(f"the expert's milliseconds per move must be above 0, not {self.milliseconds}")
+        if self.candidates < 2:
+            raise ValueError(f"the expert searches at least 2 candidate moves, not {self.candidates}")
 
 
 @dataclass(frozen=True, slots=True)
 class Waiting:
     """One seat the hand waits for: ``seat`` may act now in ``phase`` (``"turn"`` for a
     lead or a follow, or the game's own, such as ``"declare"``), under a timer of
-    ``seconds``. A hand waiting for several seats at once lists each."""
+    ``seconds``. A hand waiting for several seats at once lists each. ``clocked``: the
+    timer paces the game (Tractor's deal: a seat's card arrives when it runs out), so it
+    runs for bots and hosted seats too, anew at every state; a bot acts before it only to
+    do something else than the timer would (declare)."""
 
     seat: int
     phase: str
     seconds: float
+    clocked: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +118,8 @@ class Settled(Protocol):
         ...
 
     def to_dict(self) -> Mapping[str, Any]:
-        """The whole breakdown, JSON-ready."""
+        """The whole breakdown, JSON-ready; it names the seats that won as ``winners`` (a
+        two-seat Shuangkou game: ``winner``), which a player's history reads."""
         ...
 
 
@@ -176,6 +209,13 @@ class Room(Protocol):
     def stake_level(self, balance: int) -> int:
         """The room's level for a player of this balance (Shuangkou's levels of R9.1; 0 in a
         game without levels), as the player's account shows it."""
+        ...
+
+    @property
+    def variant(self) -> str | None:
+        """The game's rule variant the lobby names the room by (Shuangkou: ``"rush"``,
+        ``"classic"`` or ``"qianbian"``; Royalist: ``"called"``), None for a game's usual
+        variant or a game of one."""
         ...
 
     def to_json(self) -> str:

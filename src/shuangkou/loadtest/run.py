@@ -388,9 +388,10 @@ class _Message(msgspec.Struct):
 
 
 class _Move(msgspec.Struct):
-    """A legal move, as the bot plays it back."""
+    """A legal move, as the bot plays it back (a follow's hints hold the pass, ``{"type": "pass"}``)."""
 
-    cards: Any
+    cards: Any = None
+    type: str = "play"
     as_: str | None = msgspec.field(default=None, name="as")
     kind: str | None = None  # an older server's whole combination names its kind
 
@@ -604,10 +605,10 @@ class _Bot:
             self.done()
 
     def play(self, seq: int, moves_json: msgspec.Raw) -> None:
-        """Play one of the three weakest of the legal moves (the first in hint order), or pass."""
+        """Play one of the first three hints (the weakest moves, or the pass among them), or pass."""
         moves = _read_moves(moves_json)
-        if moves:
-            move = moves[self.rng.randrange(min(3, len(moves)))]
+        move = moves[self.rng.randrange(min(3, len(moves)))] if moves else None
+        if move is not None and move.type == "play":
             message = {"type": "play", "seq": seq, "cards": move.cards, "as": move.as_ or move.kind}
         else:
             message = {"type": "pass", "seq": seq}

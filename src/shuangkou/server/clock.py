@@ -31,6 +31,7 @@ class Countdown(Generic[Token]):
         self._handle: asyncio.TimerHandle | None = None
         self.token: Token | None = None
         self.deadline: float | None = None  # epoch seconds of the last start, until stopped
+        self.seconds: float | None = None  # how long the last start ran for, until stopped
 
     def start(self, token: Token, seconds: float) -> None:
         """Arm the timer for ``token``, replacing any pending one."""
@@ -38,6 +39,7 @@ class Countdown(Generic[Token]):
         self._handle = asyncio.get_running_loop().call_later(seconds, self._expire, token)
         self.token = token
         self.deadline = time.time() + seconds
+        self.seconds = seconds
 
     def stop(self) -> None:
         """Cancel the pending timer (if any) and forget its token and deadline."""
@@ -46,6 +48,7 @@ class Countdown(Generic[Token]):
             self._handle = None
         self.token = None
         self.deadline = None
+        self.seconds = None
 
     @property
     def pending(self) -> bool:
@@ -80,3 +83,9 @@ class TurnClock(Countdown[Turn]):
     def turn_deadline(self) -> float | None:
         """When the person to act runs out of time (epoch seconds); None for automatic moves."""
         return self.deadline if self.token is not None and self.token.kind == "timed" else None
+
+    @property
+    def turn_seconds(self) -> float | None:
+        """How long the person to act was given (the timer of what the game waits for: a
+        turn, a decision, a bury); None for automatic moves."""
+        return self.seconds if self.token is not None and self.token.kind == "timed" else None

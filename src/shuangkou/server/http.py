@@ -120,7 +120,8 @@ async def me(request: Request) -> Response:
 
 async def my_games(request: Request) -> Response:
     """战绩: the session's own settled games, newest first, ``limit`` (at most 100) from
-    ``offset``: when, where, who sat where (and in which team), the result, the change and the balance after."""
+    ``offset``: when, which game, where, who sat where (and in which team), the result, the
+    change and the balance after."""
     server = app_state(request)
     try:
         account = await server.account_from_token(_bearer(request))
@@ -138,14 +139,16 @@ def _history_item(entry: LedgerEntry, game: StoredGame) -> dict[str, Any]:
     record = json.loads(game.record_json) if game.record_json else {}
     settlement = json.loads(game.settlement_json) if game.settlement_json else {}
     seats = _seats(((seat[1], seat[2]) if seat else None for seat in record.get("seats", [])), game.config_json)
+    game_family = _family_of(game.config_json)
     return {
         "game_id": game.game_id,
         "finished_at": game.updated_at.isoformat(),
+        "family": game_family.name,
         "room": game.room,
         "edition": entry.edition,
         "seat": entry.seat,
         "seats": seats,
-        "teams": _family_of(game.config_json).teams(settlement, len(seats)),
+        "teams": game_family.teams(settlement, len(seats)),
         "result": settlement.get("result"),
         "won": entry.seat in _winners(settlement),
         "delta": entry.delta,
@@ -171,7 +174,8 @@ def _family_of(config_json: str) -> GameFamily:
 
 
 def _winners(settlement: dict[str, Any]) -> list[int]:
-    """The seats that won: a four-seat settlement's ``winners``, a two-seat one's ``winner``."""
+    """The seats that won, as every game's breakdown names them (``winners``; a two-seat
+    Shuangkou game's ``winner``)."""
     if "winners" in settlement:
         return list(settlement["winners"])
     winner = settlement.get("winner")

@@ -1,7 +1,7 @@
 """The WebSocket protocol: one JSON object per frame, each with a ``type``.
 
-Client messages are validated here (pydantic): the shell's (join, watch, ready, hint,
-hosting, leave, bots, ping) and each registered game's own (:attr:`GameFamily.messages`,
+Client messages are validated here (pydantic): the shell's (join, watch, ready, replaying,
+hint, hosting, leave, bots, ping) and each registered game's own (:attr:`GameFamily.messages`,
 Shuangkou's ``play`` and ``pass``), in one envelope told apart by ``type``. Server messages
 are typed dictionaries built by the tables, of the views in :mod:`.views`, a game's view
 inside them. ``docs/protocol.md`` documents both, and ``shuangkou protocol-schema`` prints
@@ -76,6 +76,13 @@ class ReadyMessage(_Message):
     type: Literal["ready"]
 
 
+class ReplayingMessage(_Message):
+    """Between games: the player watches the replay of the table's last game; the seat's
+    ready timer (R11.4) runs two minutes longer, once per game."""
+
+    type: Literal["replaying"]
+
+
 class HintMessage(_Message):
     """Ask for the legal moves in hint order (the client cycles through them)."""
 
@@ -108,10 +115,12 @@ class PingMessage(_Message):
 
 
 ShellMessage = (
-    JoinMessage | WatchMessage | ReadyMessage | HintMessage | HostingMessage | LeaveMessage | BotsMessage | PingMessage
+    JoinMessage | WatchMessage | ReadyMessage | ReplayingMessage | HintMessage | HostingMessage | LeaveMessage
+    | BotsMessage | PingMessage
 )
 SHELL_MESSAGES: tuple[type[BaseModel], ...] = (
-    JoinMessage, WatchMessage, ReadyMessage, HintMessage, HostingMessage, LeaveMessage, BotsMessage, PingMessage,
+    JoinMessage, WatchMessage, ReadyMessage, ReplayingMessage, HintMessage, HostingMessage, LeaveMessage, BotsMessage,
+    PingMessage,
 )
 """The shell's messages, the same for every game."""
 
@@ -133,8 +142,8 @@ def _client() -> tuple[TypeAdapter[Any], tuple[str, ...]]:
         union: Any = models[0]
         for model in models[1:]:
             union = union | model
-        ordered = ("join", "watch", "ready", "hint", "hosting", "leave", "bots", "ping")
-        types = tuple(dict.fromkeys((*ordered[:3], *_types(models[len(SHELL_MESSAGES):]), *ordered[3:])))
+        ordered = ("join", "watch", "ready", "replaying", "hint", "hosting", "leave", "bots", "ping")
+        types = tuple(dict.fromkeys((*ordered[:4], *_types(models[len(SHELL_MESSAGES):]), *ordered[4:])))
         _built = (registered(), TypeAdapter(Annotated[union, Field(discriminator="type")]), types)
     return _built[1], _built[2]
 
@@ -265,9 +274,9 @@ class ClosedMessage(TypedDict):
     reason: str
 
 
-def error(code: ErrorCode, message: str) -> ErrorMessage:
-    """An error message."""
-    return Refusal(code, message).to_dict()
+def error(code: ErrorCode, message: str, detail: Mapping[str, str | int] | None = None) -> ErrorMessage:
+    """An error message (with the game's ``detail`` of it, when it gives one)."""
+    return Refusal(code, message, detail).to_dict()
 
 
 def schemas() -> dict[str, Any]:

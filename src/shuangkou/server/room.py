@@ -44,6 +44,7 @@ class Room:
             "family": config.game,
             "edition": config.edition,
             "seats": config.seats,
+            "variant": config.variant,
             "bot_level": config.bot_level,
             "stakes": list(config.stakes),
             "entry": config.entry_balance,

@@ -25,3 +25,4 @@ class Seat:
     left: bool = False  # escaped in "host" mode: the seat is played to the end, then freed
     balance: int | None = None  # in the table's edition, as last read from the store
     ready_token: int = 0
+    replay_grace: str | None = None  # the game whose replay gave the ready timer more time

@@ -114,6 +114,8 @@ class TableBase:
     match: Match | None = None  # what the last game hands to the next (R2.1, C1.3: its leader)
     seq: int = 0
     turn_seq: int = 0  # the first state of the current turn
+    wait_seq: int = 0  # the state the timers run from: the turn's first, or every state of a clocked wait
+    clocked: bool = False  # the game waited in a clocked wait at the last state
     turn_key: Hashable = None
     stopping: bool = False
     inbox: Inbox = field(default_factory=Inbox)
@@ -202,26 +204,48 @@ class TableBase:
 
     def _turn_is_current(self, turn: Turn) -> bool:
         """The turn (for a person) or the state (for an automatic move) ``turn`` was armed for is still on."""
-        return self.playing and turn.number == (self.turn_seq if turn.kind == "timed" else self.seq)
+        return self.playing and turn.number == (self.wait_seq if turn.kind == "timed" else self.seq)
+
+    def _waits(self) -> Sequence[Waiting]:
+        """The seats the game in progress waits for (none without one)."""
+        current = self.current
+        return current.game.waiting() if current is not None and self.playing else ()
+
+    def _due(self, waits: Sequence[Waiting]) -> list[int]:
+        """The seats of ``waits`` whose automatic action (a bot's, or hosting's) is due now:
+        in a clocked wait, only a bot that does something else than its timer would."""
+        return [wait.seat for wait in waits if self._automatic(wait.seat)
+                and (not wait.clocked or self._acts_before_clock(wait.seat))]
+
+    def _timed(self, waits: Sequence[Waiting]) -> list[Waiting]:
+        """The waits of ``waits`` that end when their timer runs out: a person's, and every
+        clocked one."""
+        return [wait for wait in waits if self._person(wait.seat) or (wait.clocked and self._automatic(wait.seat))]
+
+    def _acts_before_clock(self, index: int) -> bool:
+        """Whether the bot of seat ``index`` chooses, in a clocked wait, another action than
+        its timer's (a Tractor bot declares while the cards arrive)."""
+        seat, current = self.seats[index], self.current
+        if seat is None or seat.bot is None or current is None or current.game.hosted(index):
+            return False
+        return bool(seat.bot.act(current.game, index) != current.game.timeout_action(index))
 
     def _arm_turn(self) -> None:
         """After every change: the next automatic action (a bot's, or hosting's), or the
-        turn timer of the persons the game waits for (R11.3). The turn timer runs from the
-        start of the turn: changes that do not pass the turn keep it."""
-        timed = Turn("timed", self.turn_seq)
-        current = self.current
-        waits: Sequence[Waiting] = ()
-        if current is not None and self.playing:
-            waits = current.game.waiting()
-        automatic = any(self._automatic(wait.seat) for wait in waits)
-        persons = [wait for wait in waits if self._person(wait.seat)]
-        if persons and not automatic and self.clock.runs_for(timed):
+        timer of the persons the game waits for (R11.3) and of its clocked waits. The turn
+        timer runs from the start of the turn: changes that do not pass the turn keep it; a
+        clocked wait's runs from the last change."""
+        timed = Turn("timed", self.wait_seq)
+        waits = self._waits()
+        due = self._due(waits)
+        running = self._timed(waits)
+        if running and not due and self.clock.runs_for(timed):
             return
         self.clock.stop()
-        if automatic:
+        if due:
             self.clock.start(Turn("auto", self.seq), self.services.bot_delay)
-        elif persons:
-            self.clock.start(timed, max(wait.seconds for wait in persons))
+        elif running:
+            self.clock.start(timed, max(wait.seconds for wait in running))
 
     def _arm_ready(self, index: int) -> None:
         """A seated player who is not ready in time leaves the table (R11.4)."""

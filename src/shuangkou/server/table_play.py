@@ -83,7 +83,7 @@ class TablePlay(TableSending):
             events = game.apply(action)
         except Refusal as problem:
             if connection is not None:
-                self._refuse(connection, problem.code, problem.message)
+                self._refuse(connection, problem.code, problem.message, problem.detail)
             return False
         data = _dumps(self.room.family.action_to_dict(action))
         try:
@@ -238,12 +238,12 @@ class TablePlay(TableSending):
         if current is None or not self._turn_is_current(turn):
             return  # the turn (or, for automatic moves, the state) it was armed for is over
         game = current.game
-        if turn.kind == "timed":  # every person the game still waits for has run out of time (R11.3)
-            for timed_out in [wait.seat for wait in game.waiting() if self._person(wait.seat)]:
+        if turn.kind == "timed":  # every person (and clocked wait) still waited for has run out of time (R11.3)
+            for timed_out in [wait.seat for wait in self._timed(game.waiting())]:
                 if self.current is current and any(wait.seat == timed_out for wait in game.waiting()):
                     await self._apply(game.timeout_action(timed_out))
             return
-        index = next((wait.seat for wait in game.waiting() if self._automatic(wait.seat)), None)
+        index = next(iter(self._due(game.waiting())), None)
         seat = self.seats[index] if index is not None else None
         if index is None or seat is None:
             return

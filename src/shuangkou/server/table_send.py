@@ -33,6 +33,10 @@ class TableSending(TableBase):
             # An action must be made against a state of the current turn: changes that do not
             # pass the turn (hosting switched, a player reconnecting) leave pending moves valid.
             self.turn_key, self.turn_seq = turn, self.seq
+        clocked = any(wait.clocked for wait in self._waits())
+        if self.turn_seq == self.seq or clocked or self.clocked:  # a clocked wait's timer, or the one after it
+            self.wait_seq = self.seq
+        self.clocked = clocked
         self._arm_turn()
         encoded = events
         views = TableViews(self)  # what all seats see alike is built once
@@ -87,7 +91,7 @@ class TableSending(TableBase):
             return
         if current.game.turn != self.turn_key:
             return  # an action is being stored: its change pushes the moves of the turn it makes
-        moves = self.moves.json(self.room.family, current.game, index, self.turn_seq)
+        moves = self.moves.json(self.room.family, current.game, index, self.wait_seq)
         held, self._held = self._held, None
         if held is not None and held[0] is seat.connection:  # held since the last change: the current state
             held[1]["moves"] = orjson.Fragment(moves)
@@ -97,9 +101,10 @@ class TableSending(TableBase):
             held[0].send(held[1])
         seat.connection.send_json(hint_json(self.seq, moves))
 
-    def _refuse(self, connection: Connection, code: ErrorCode, message: str) -> None:
+    def _refuse(self, connection: Connection, code: ErrorCode, message: str,
+                detail: Mapping[str, str | int] | None = None) -> None:
         METRICS.errors.labels(code).inc()
-        connection.send(dict(p.error(code, message)))
+        connection.send(dict(p.error(code, message, detail)))
 
     def _notice(self, index: int, count: int) -> None:
         seat = self.seats[index]

@@ -52,9 +52,13 @@ from .table_base import Services, TableGame, log
 from .table_play import TablePlay
 from .table_send import hint_json
 
-__all__ = ["Room", "Services", "Table", "TableFull", "TableGame"]
+__all__ = ["REPLAY_READY_SECONDS", "Room", "Services", "Table", "TableFull", "TableGame"]
 
 Answer = TypeVar("Answer")
+
+REPLAY_READY_SECONDS = 120.0
+"""How much longer the ready timer (R11.4) waits, once per game, for a player who watches
+the replay of the table's last game (``replaying``)."""
 
 
 class Table(TablePlay):
@@ -296,10 +300,12 @@ class Table(TablePlay):
         current = self.current
         if isinstance(message, p.ReadyMessage):
             await self._ready(connection, index)
+        elif isinstance(message, p.ReplayingMessage):
+            self._replaying(connection, index)
         elif isinstance(message, p.HintMessage):
             moves = "[]"
             if current is not None and self.playing and any(wait.seat == index for wait in current.game.waiting()):
-                moves = self.moves.json(self.room.family, current.game, index, self.turn_seq)
+                moves = self.moves.json(self.room.family, current.game, index, self.wait_seq)
             connection.send_json(hint_json(self.seq, moves))
         elif isinstance(message, p.HostingMessage):
             if current is None or not self.playing:
@@ -320,7 +326,7 @@ class Table(TablePlay):
             try:
                 action = self.room.family.message_action(index, message)
             except Refusal as problem:
-                self._refuse(connection, problem.code, problem.message)
+                self._refuse(connection, problem.code, problem.message, problem.detail)
                 return
             await self._apply(action, connection)
 
@@ -347,6 +353,29 @@ class Table(TablePlay):
             await self._start_game()
         else:
             self._changed([])
+
+    def _replaying(self, connection: Connection, index: int) -> None:
+        """Between games the player watches the last game's replay: their ready deadline moves
+        :data:`REPLAY_READY_SECONDS` later, once per game (R11.4). Ready, or given the time
+        already: the state is sent again, nothing changes."""
+        seat = self.seats[index]
+        assert seat is not None
+        current = self.current
+        if self.playing:
+            self._refuse(connection, "in_game", "a game is in progress")
+            return
+        if current is None or self.unsettled:
+            self._refuse(connection, "not_playing", "this table has no settled game to replay")
+            return
+        deadline = seat.ready_clock.deadline
+        if seat.ready or deadline is None or seat.replay_grace == current.game_id:
+            self._send_state(connection, index)
+            return
+        seat.replay_grace = current.game_id
+        seat.ready_token += 1
+        seat.ready_clock.start(seat.ready_token, max(0.0, deadline - time.time()) + REPLAY_READY_SECONDS)
+        self._log("replay watched", account=seat.account.id, seat=index)
+        self._changed([])
 
     async def _leave(self, index: int) -> None:
         """The player leaves; the connection stays open, back in the lobby. During a game

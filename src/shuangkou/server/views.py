@@ -78,13 +78,15 @@ class AccountView(TypedDict):
 
 
 class RoomSummary(TypedDict):
-    """A room as the lobby shows it; ``bot_level``: the level its bots play at."""
+    """A room as the lobby shows it; ``bot_level``: the level its bots play at; ``variant``:
+    the game's rule variant when its configuration names one."""
 
     name: str
     title: str
     family: str
     edition: str
     seats: int
+    variant: str | None
     bot_level: str
     stakes: list[int]
     entry: int | None
@@ -105,7 +107,8 @@ class TurnMoves:
 
     def json(self, game: GameFamily, hand: Hand, seat: int, turn: int) -> str:
         """The JSON list of the moves of ``seat`` in ``hand`` in the turn that began with
-        state ``turn`` (the table's ``turn_seq``: a new number for every turn of every game)."""
+        state ``turn`` (the table's ``wait_seq``: a new number for every turn of every game,
+        and for every state of a clocked wait, whose moves change as its cards arrive)."""
         if (turn, seat) != self._key:
             self._text = game.moves_json(hand, seat)
             self._key = (turn, seat)
@@ -167,7 +170,7 @@ class TableViews:
             "seats": seats,
             "game": self._public,
             "game_id": current.game_id if current is not None else None,
-            "turn_seconds": config.turn_seconds,
+            "turn_seconds": table.clock.turn_seconds or config.turn_seconds,
             "turn_deadline": _millis(table.clock.turn_deadline),
             "escape_cost": None,
             "escape_mode": config.escape_mode,

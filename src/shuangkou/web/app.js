@@ -8,7 +8,7 @@
 // server (`state` messages carry the whole table); what is legal comes from the server.
 
 import { t, setLang, applyStatic } from "./i18n.js";
-import { $, announce, redrawToasts, toast } from "./dom.js";
+import { $, announce, h, redrawToasts, toast } from "./dom.js";
 import { api, Link } from "./net.js";
 import * as S from "./state.js";
 import { familyOf, loadGame, loadedGame } from "./games/index.js";
@@ -30,8 +30,11 @@ let state = S.initialState({
 let link = null;
 const sound = new Sound(localStorage);
 let ticked = null; // the last "time running out" tick: {deadline, seconds}
+let resuming = false; // the page switched off the hosting a lost connection switched on: its event says welcome back
 
-const actions = { join, leave, ready, copyInvite, fillBots, acceptBots, copyGameId, dismissReport, replay: replayLink };
+const actions = {
+  join, leave, ready, copyInvite, fillBots, acceptBots, copyGameId, dismissReport, dismissSeatLost, replay: replayLink, replaying,
+};
 
 // ---------------------------------------------------------------------------
 // The game's renderer
@@ -51,13 +54,31 @@ const shell = {
   sound,
 };
 
-/** The table's game is `renderer`'s: the first time, its keys join the state and it wires its controls. */
+/** The shell's places for a game's own markup (index.html): on the felt, beside Hosting, in the dock. */
+const SLOTS = { felt: "#slot-felt", tools: "#slot-tools", dock: "#slot-dock" };
+
+/** Mount a game's markup once, each slot's in a part of its own (so that games never mix), and
+ * show only the parts of the table's game. */
+function mountGame(renderer) {
+  const parts = {};
+  for (const [slot, selector] of Object.entries(SLOTS)) {
+    parts[slot] = h("div", { class: "game-part", dataset: { game: renderer.name } });
+    $(selector).append(parts[slot]);
+  }
+  renderer.mount(parts);
+  for (const part of Object.values(parts)) applyStatic(part);
+}
+
+/** The table's game is `renderer`'s: the first time, its markup is mounted, its keys join the
+ * state and it wires its controls. */
 function useGame(renderer) {
   if (!started.has(renderer.name)) {
     started.add(renderer.name);
+    mountGame(renderer);
     state = { ...state, ...renderer.initialState(localStorage) };
     renderer.start(shell);
   }
+  for (const part of document.querySelectorAll(".game-part")) part.hidden = part.dataset.game !== renderer.name;
   game = renderer;
 }
 
@@ -373,7 +394,7 @@ function onState(message) {
   }
 }
 
-/** Against bots the player asked to play: the page says Ready for them (once). */
+/** By quick match or against bots the player asked to play: the page says Ready for them (once). */
 function sayReady() {
   if (!S.shouldSendReady(state)) return;
   state = S.readySent(state);
@@ -383,8 +404,7 @@ function sayReady() {
 /** After a reconnect, hosting that the connection loss switched on is switched off again. */
 function resumeControl() {
   if (!S.shouldResumeControl(state, localStorage.getItem(HOSTING_KEY + state.table.game_id))) return;
-  send({ type: "hosting", on: false });
-  toast(() => t("conn.resumed"), "info");
+  resuming = send({ type: "hosting", on: false });
 }
 
 function rememberHosting(reason) {
@@ -413,7 +433,9 @@ function tellEvent(event) {
       if (mine) {
         if (event.on) rememberHosting(cause);
         else if (state.gameId) localStorage.removeItem(HOSTING_KEY + state.gameId);
-        toast(() => (event.on ? t(`ev.hostingOn.${cause}`) : t("ev.hostingOff")), event.on ? "warn" : "info");
+        const off = resuming ? "conn.resumed" : "ev.hostingOff"; // one message for a reload, not two
+        if (!event.on) resuming = false;
+        toast(() => (event.on ? t(`ev.hostingOn.${cause}`) : t(off)), event.on ? "warn" : "info");
       } else {
         toast(() => (event.on ? t("ev.oppHostingOn", { name: name() }) : t("ev.oppHostingOff", { name: name() })), "info");
       }
@@ -517,6 +539,16 @@ function dismissReport() {
   drawLobby();
 }
 
+function dismissSeatLost() {
+  state = S.dismissSeatLost(state);
+  drawLobby();
+}
+
+/** The result's Replay is opened: the server gives the ready timer more time, once (R11.4). */
+function replaying() {
+  send({ type: "replaying" });
+}
+
 /** Copy a read-only field (the invitation link, the game id) and say so. */
 function copyField(selector, doneKey) {
   const input = $(selector);
@@ -578,6 +610,14 @@ function onKey(event) {
   game.key(event);
 }
 
+/** A button clicked with the pointer (not pressed from the keyboard) keeps no focus, so the
+ * keys act on the game whatever was clicked last: Enter plays rather than pressing Hosting,
+ * the tracker or the sound switch again. */
+function giveFocusBack(event) {
+  const button = event.target.closest?.("button");
+  if (button && event.detail > 0 && document.activeElement === button) button.blur();
+}
+
 // ---------------------------------------------------------------------------
 // Start
 
@@ -600,6 +640,7 @@ async function start() {
   for (const type of ["pointerdown", "keydown"]) document.addEventListener(type, () => sound.allow(), { once: true, capture: true });
   $("#btn-reconnect").addEventListener("click", () => link?.wake());
   document.addEventListener("keydown", onKey);
+  document.addEventListener("click", giveFocusBack);
   setInterval(tick, 250);
   setInterval(() => {
     if (state.view === "lobby" && document.visibilityState === "visible" && !state.joining) refreshAccount();

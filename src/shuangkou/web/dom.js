@@ -27,28 +27,76 @@ export function announce(text) {
   requestAnimationFrame(() => { live.textContent = text; });
 }
 
-const toastWords = new WeakMap(); // a toast's words in the current language
+// ---------------------------------------------------------------------------
+// The message lane: every passing message (a toast, a banner) waits its turn in one queue
+// and shows alone, at the table in the lane of its own between the top seats and the felt
+// (#lane: a row of the table's grid, so it covers no card, seat or control), elsewhere
+// under the top bar (#toasts). A message already shown or waiting is not queued twice; while
+// others wait, the one shown gives way after SHORTEST_MS.
 
-/**
- * A passing message: `words` is its text, or a function giving it in the current language
- * (redrawn by `redrawToasts` when the language changes). At the table it appears at the top
- * of the felt, where it covers no seat (names, balances, card counts, timers); elsewhere,
- * and over the result, under the top bar.
- */
-export function toast(words, kind = "info", ms = 3600) {
-  const text = typeof words === "function" ? words : () => words;
-  const node = h("div", { class: `toast toast-${kind}`, role: kind === "error" ? "alert" : "status" }, text());
-  toastWords.set(node, text);
+const SHORTEST_MS = 1200;
+const queue = []; // messages waiting: {words, kind, ms, banner}
+let shown = null; // the message shown: {words, kind, ms, banner, node, since, timer}
+
+/** The words of a message in the current language: a string, or [title, detail] for a banner. */
+const wordsOf = (message) => message.words();
+const sameWords = (a, b) => JSON.stringify(wordsOf(a)) === JSON.stringify(wordsOf(b));
+
+function messageNode(message) {
+  const words = wordsOf(message);
+  if (!message.banner) return h("div", { class: `toast toast-${message.kind}`, role: message.kind === "error" ? "alert" : "status" }, words);
+  return h("div", { class: `toast banner banner-${message.kind}`, role: "status" },
+    h("span", { class: "banner-title" }, words[0]), h("span", { class: "banner-detail" }, words[1]));
+}
+
+function showNext() {
+  shown = null;
+  const message = queue.shift();
+  if (!message) return;
   const atTable = document.body.dataset.view === "table" && $("#result").hidden;
-  $(atTable ? "#table-toasts" : "#toasts").append(node);
+  const node = messageNode(message);
+  $(atTable ? "#lane" : "#toasts").append(node);
   requestAnimationFrame(() => node.classList.add("show"));
-  setTimeout(() => {
+  shown = { ...message, node, since: performance.now() };
+  schedule(queue.length ? Math.min(message.ms, SHORTEST_MS) : message.ms);
+}
+
+function schedule(ms) {
+  clearTimeout(shown.timer);
+  shown.timer = setTimeout(() => {
+    const { node } = shown; // the node shown now (a change of language redraws it)
     node.classList.remove("show");
-    setTimeout(() => node.remove(), 400);
+    setTimeout(() => node.remove(), 250);
+    showNext();
   }, ms);
 }
 
-/** The toasts still shown, in the current language. */
+function enqueue(message) {
+  if ((shown && sameWords(shown, message)) || queue.some((waiting) => sameWords(waiting, message))) return;
+  queue.push(message);
+  if (!shown) showNext();
+  else if (shown.ms > SHORTEST_MS) schedule(Math.max(0, shown.since + SHORTEST_MS - performance.now()));
+}
+
+/**
+ * A passing message: `words` is its text, or a function giving it in the current language
+ * (redrawn by `redrawToasts` when the language changes), in the message lane.
+ */
+export function toast(words, kind = "info", ms = 3600) {
+  enqueue({ words: typeof words === "function" ? words : () => words, kind, ms, banner: false });
+}
+
+/** A banner in the message lane for a moment of the game (`words()`: its title and detail in
+ * the current language; `kind` its colours, such as "bomb"). */
+export function banner(kind, words, ms = 2200) {
+  enqueue({ words, kind, ms, banner: true });
+}
+
+/** The message shown, in the current language. */
 export function redrawToasts() {
-  for (const node of document.querySelectorAll(".toast")) node.textContent = toastWords.get(node)();
+  if (!shown) return;
+  const node = messageNode(shown);
+  node.classList.add("show");
+  shown.node.replaceWith(node);
+  shown.node = node;
 }

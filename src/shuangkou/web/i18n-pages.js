@@ -35,7 +35,7 @@ export const pageWords = {
     "replay.notFinished": "Game {id} is not over yet: only a finished game can be replayed.",
     "replay.failed": "The game could not be loaded. Try again.",
     "replay.start": "Start",
-    "replay.back": "Back",
+    "replay.back": "Previous",
     "replay.next": "Next",
     "replay.end": "End",
     "replay.step": "Step {k} of {n}",

@@ -9,8 +9,8 @@ import { t } from "./i18n.js";
 import { $, toast } from "./dom.js";
 import { api } from "./net.js";
 import { familyOf, loadGame } from "./games/index.js";
-import { clampStep, historyHash, historyPage, parseRoute, replayHash, replayState, replaySteps, stepAfterKey } from "./replay.js";
-import { dateText, renderHistory, roomName } from "./render/history.js";
+import { clampStep, historyHash, historyPage, parseRoute, replayHash, stepAfterKey } from "./replay.js";
+import { renderHistory, roomName } from "./render/history.js";
 import { renderReplay } from "./render/replay.js";
 
 const PAGES = ["history", "replay"];
@@ -44,7 +44,7 @@ export function startPages(given) {
 /** Draw the open page again (the language changed). */
 export function renderPage() {
   if (route?.page === "history") renderHistory(games, context.rooms(), (offset) => historyHash(offset, route.limit));
-  if (route?.page === "replay") renderReplay(replay, (game) => roomName(context.rooms(), game.room), { go, copy });
+  if (route?.page === "replay") renderReplay(replay, (game) => roomName(context.rooms(), game.room, game.title), { go, copy });
 }
 
 function follow() {
@@ -61,7 +61,7 @@ function follow() {
   if (route.page === "history") loadHistory(route);
   else if (!(before?.page === "replay" && before.id === route.id && replay.status === "shown")) loadReplay(route);
   else {
-    replay = { ...replay, seat: route.seat, state: replayState(replay.replay, replay.steps, route.seat) };
+    replay = { ...replay, seat: route.seat, state: replay.game.replay.state(replay.replay, replay.steps, route.seat) };
     renderPage();
   }
   $(`#page-${route.page} h1`).focus?.({ preventScroll: true });
@@ -90,6 +90,8 @@ async function loadHistory({ offset, limit }) {
   renderPage();
   try {
     const answer = await api(`/api/me/games?limit=${limit + 1}&offset=${offset}`, { token });
+    // the renderers of the rows' games, for their words (a result's name, `result.NAME`)
+    await Promise.all([...new Set(answer.games.map(familyOf))].map((name) => loadGame(name).catch(() => null)));
     if (request !== loaded) return;
     games = { status: "shown", page: historyPage(answer.games, offset, limit) };
   } catch (problem) {
@@ -107,10 +109,10 @@ async function loadReplay({ id, seat }) {
     const game = await api(`/api/games/${encodeURIComponent(id)}`);
     const renderer = await loadGame(familyOf(game));
     if (request !== loaded) return;
-    const steps = replaySteps(game);
+    const steps = renderer.replay.steps(game);
     replay = {
-      status: "shown", id, replay: game, steps, index: 0, seat, state: replayState(game, steps, seat), game: renderer,
-      date: dateText(game.finished_at), link: `${location.origin}${location.pathname}${replayHash(game.game_id)}`,
+      status: "shown", id, replay: game, steps, index: 0, seat, state: renderer.replay.state(game, steps, seat), game: renderer,
+      link: `${location.origin}${location.pathname}${replayHash(game.game_id)}`,
     };
   } catch (problem) {
     if (request !== loaded) return;

@@ -9,8 +9,8 @@
 // the selection, hints …) and reduces every server message after the shell has
 // (`reduce(before, after, message)`, see games/index.js); what a game's table view holds
 // beyond turns, hosting and timeouts (cards, teams, places) is read by its renderer only.
-// Nothing here knows the rules: the seats, timers and results all come from the server. Two seats or four: the
-// seats are as many as `table.seats`.
+// Nothing here knows the rules: the seats, timers and results all come from the server. Two seats, four or five:
+// the seats are as many as `table.seats`.
 
 /** The state of a page that has just loaded (the shell's keys; a game adds its own when its
  * renderer is loaded). */
@@ -34,10 +34,11 @@ export function initialState({ token = null, invite = null } = {}) {
     names: {},
     message: null, // the message under the game: a refusal, a notice, or what the game says
     joining: false,
-    autoReady: false, // the player asked to play against bots: the page says Ready for them once
+    autoReady: false, // the player asked to play (quick match, bots): the page says Ready for them once
     botOffer: null, // {table, count}: the server offers bots for the free seats of a waiting table
     leaving: null,
     escapeReport: null, // what leaving charged, shown in the lobby until dismissed
+    seatLost: false, // the ready timer freed our seat (R11.4): the lobby says so until dismissed
   };
 }
 
@@ -48,14 +49,19 @@ export const mySeat = (state) => (state.table ? state.table.you : null);
 export const opponentSeat = (state) => (state.table && state.table.you !== null ? 1 - state.table.you : null);
 export const currentGame = (state) => (state.table ? state.table.game : null);
 
-/** The number of seats at our table: 2 (Rush) or 4 (classic). */
+/** The number of seats at our table: 2 (Rush), 4 (classic) or 5 (Royalist). */
 export const seatCount = (state) => state.table?.seats?.length || 2;
 export const isFourSeat = (state) => seatCount(state) === 4;
+/** More than two seats: the others are several (named by where they sit, readied one by one). */
+export const isManySeat = (state) => seatCount(state) > 2;
 
-/** The places around the table, from our seat on in the order of play: with four seats play
- * passes from seat i to i + 1 counter-clockwise (C1.1), so the next seat sits on our right,
- * our partner opposite and the previous seat on our left. */
-export const POSITIONS = { 2: ["me", "top"], 4: ["me", "right", "top", "left"] };
+/** The places around the table, from our seat on in the order of play: play passes from seat
+ * i to i + 1 counter-clockwise (C1.1), so the next seat sits on our right; with four seats our
+ * partner opposite and the previous seat on our left; with five the two after it across the
+ * top, right then left, and the previous seat on our left. */
+export const POSITIONS = {
+  2: ["me", "top"], 4: ["me", "right", "top", "left"], 5: ["me", "right", "topRight", "topLeft", "left"],
+};
 
 /** Which seat is at each place: {me, top} or {me, right, top, left} (a spectator sees from
  * seat 0, or from `state.seenFrom`: a replay's result). */
@@ -77,8 +83,16 @@ export function isPlaying(state) {
   return state.table?.phase === "playing" && Boolean(game) && !game.finished;
 }
 
+/** Whether the game waits for `seat`: `to_act` is one seat, or a list while several seats
+ * act at once (a decision every seat answers). */
+export function actsNow(state, seat) {
+  if (!isPlaying(state) || seat === null || seat === undefined) return false;
+  const toAct = state.table.game.to_act;
+  return Array.isArray(toAct) ? toAct.includes(seat) : toAct === seat;
+}
+
 export function isMyTurn(state) {
-  return isPlaying(state) && state.table.game.to_act === mySeat(state);
+  return actsNow(state, mySeat(state));
 }
 
 /** Hosting (托管) plays for our seat. */
@@ -146,13 +160,13 @@ export function escapeDialog(state) {
  * `when` is "now" (`settle`: the game ends and is settled at once, `total` is exactly what
  * the balance loses, `rest` the normal loss and contributions owed beyond the penalty,
  * R10.3, C6.2, `capped` when the balance could not pay it all, R9.5, C6.3), "end" (`host` at
- * four seats: the penalty is charged with the game's result, C6.1) or "none" (`host` at two
+ * four seats, C6.1, or five, Y8.4: the penalty is charged with the game's result) or "none" (`host` at two
  * seats: no penalty, the game is settled normally, R10.1).
  */
-export function costSummary(cost, edition, four) {
+export function costSummary(cost, edition, many) {
   if (!cost) return null;
   if (cost.mode !== "settle") {
-    const when = four ? "end" : "none";
+    const when = many ? "end" : "none";
     return { penalty: when === "none" ? 0 : cost.penalty, rest: null, fee: null, total: null, capped: false, edition, when };
   }
   return {
@@ -163,7 +177,7 @@ export function costSummary(cost, edition, four) {
 
 /** What leaving now charges, as the escape dialog states it (`costSummary` of the state's `escape_cost`). */
 export function escapeCharge(state) {
-  return escapeDialog(state) ? costSummary(state.table.escape_cost, state.table.edition, isFourSeat(state)) : null;
+  return escapeDialog(state) ? costSummary(state.table.escape_cost, state.table.edition, isManySeat(state)) : null;
 }
 
 /** The other seats between games: each `{seat, status}`, status "ready", "notReady" or "left" (a free seat). */
@@ -239,7 +253,7 @@ export function showLoginView(state) {
  */
 export function receiveLeft(state, message = {}) {
   const summary = message.escape || message.hosted
-    ? costSummary(message.charged, state.table?.edition ?? state.leaving?.edition, isFourSeat(state))
+    ? costSummary(message.charged, state.table?.edition ?? state.leaving?.edition, isManySeat(state))
     : null;
   const before = state.leaving?.balance ?? null;
   const report = summary
@@ -276,7 +290,8 @@ const TABLE_GOES_ON = new Set(["shutdown", "moved", "moving"]);
  * moves to another node: then it is shown until its state comes again.
  */
 export function receiveClosed(state, reason) {
-  return TABLE_GOES_ON.has(reason) ? state : { ...state, table: null };
+  if (TABLE_GOES_ON.has(reason)) return state;
+  return { ...state, table: null, seatLost: state.seatLost || reason === "not_ready" };
 }
 
 /** The session token is no longer good (or the player signs in again). */
@@ -297,17 +312,18 @@ export function receiveRooms(state, rooms) {
   return { ...state, rooms: rooms || state.rooms };
 }
 
-/** A join was sent; against bots (`opponent` "bot") the page will say Ready by itself. */
+/** A join was sent; by quick match or against bots (`opponent` "human" or "bot") the player
+ * has asked to play, so the page will say Ready by itself; invited friends each say it. */
 export function joinRequested(state, opponent = null) {
-  return { ...state, joining: true, autoReady: opponent === "bot", escapeReport: null };
+  return { ...state, joining: true, autoReady: opponent === "bot" || opponent === "human", escapeReport: null, seatLost: false };
 }
 
 export function joinFailed(state) {
   return { ...state, joining: false, autoReady: false };
 }
 
-/** Whether to send `ready` for the player now: they asked to play against bots, the seats
- * are all taken and the player is not ready yet. */
+/** Whether to send `ready` for the player now: they asked to play (a quick match or bots),
+ * the seats are all taken and the player is not ready yet. */
 export function shouldSendReady(state) {
   const table = state.table;
   return state.autoReady && Boolean(table) && table.phase === "ready" && table.you !== null && !table.seats[table.you]?.ready;
@@ -346,6 +362,10 @@ export function leavingDone(state) {
 
 export function dismissEscapeReport(state) {
   return { ...state, escapeReport: null };
+}
+
+export function dismissSeatLost(state) {
+  return { ...state, seatLost: false };
 }
 
 // ---------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from ...cards import NUM_SLOTS, Card, Counts, Rank
-from .deck import GUARD_CARD
+from .deck import CALL_COPIES, GUARD_CARD, default_call
 from .sets import BJ_SLOT, SJ_SLOT, CardSet, InvalidSet, SetRules, beats, legal_sets, read_set, smallest_beating
 
 if TYPE_CHECKING:
@@ -31,6 +31,9 @@ BOTS: dict[str, str] = {
 }
 
 Role = Literal["emperor", "guard", "revolutionary"]
+Throne = Literal["ascend", "solo", "open_solo", "abdicate"]
+"""A candidate's choice: ascend (with a guard where it has the choice), a secret or an open
+solo, or abdicate."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +54,9 @@ class Seen:
     rules: SetRules
     bomb_ranks: tuple[int, ...]
     room: RoyalistRoom
-    forced: bool
+    may_abdicate: bool
+    calls: dict[Card, int]  # the cards it may call (Y9), with the copies held
+    tops: int  # 1 when it holds the called guard card (Y9)
     solo: bool  # the seat is an emperor playing alone (his own knowledge)
 
     @classmethod
@@ -78,9 +83,24 @@ class Seen:
             rules=hand.room.set_rules,
             bomb_ranks=hand.bomb_ranks(seat),
             room=hand.room,
-            forced=hand.forced,
+            may_abdicate=hand.may_abdicate(seat) if hand.phase == "throne" else False,
+            calls=hand.calls(seat),
+            tops=hand.tops(seat),
             solo=roles is not None and roles.emperor == seat and roles.solo is not None,
         )
+
+    @property
+    def may_ascend(self) -> bool:
+        """Whether it may ascend: in a room with a called guard card only with a card to call (Y9)."""
+        return self.room.guard_card == "marked" or bool(self.calls)
+
+    @property
+    def may_solo(self) -> bool:
+        """Whether ascending may make it an emperor alone: it holds both marked cards (Y2.5),
+        or all four copies of a card it may call (Y9)."""
+        if self.room.guard_card == "marked":
+            return GUARD_CARD in self.hand
+        return any(copies > CALL_COPIES for copies in self.calls.values())
 
     def teammate(self, other: int) -> bool:
         """Whether this seat knows ``other`` to be its teammate (Y13.15)."""
@@ -108,22 +128,25 @@ class Seen:
 def whole_hand_set(seen: Seen) -> CardSet | None:
     """The whole hand, when it is one set that may be played now."""
     try:
-        whole = read_set(seen.counts, seen.rules, seen.counts)
+        whole = read_set(seen.counts, seen.rules, seen.counts, seen.tops, seen.tops)
     except InvalidSet:
         return None
     return whole if seen.table is None or beats(whole, seen.table) else None
 
 
-def lead_set(counts: Counts, rules: SetRules) -> CardSet:
+def lead_set(counts: Counts, rules: SetRules, tops: int = 0) -> CardSet:
     """Hosting's lead (Y8.2): every natural card of the lowest natural rank held (skipping
-    the 6s that sixes last forbids, Y13.15); with only jokers, all of them — one small
-    joker, else one big joker, when jokers alone are no set."""
+    the 6s that sixes last forbids, Y13.15); with only jokers (and the called guard card,
+    Y9), all of them — one small joker, else one big joker, else the called guard card,
+    when jokers alone are no set."""
     for slot in range(SJ_SLOT):
         if counts[slot] and not (rules.sixes_last and slot + 3 == Rank.SIX.value):
             return CardSet(slot + 3, counts[slot], 0, 0)
     if rules.joker_only_sets:
-        return CardSet(0, 0, counts[BJ_SLOT], counts[SJ_SLOT])
-    return CardSet(0, 0, 0, 1) if counts[SJ_SLOT] else CardSet(0, 0, 1, 0)
+        return CardSet(0, 0, counts[BJ_SLOT], counts[SJ_SLOT], top=tops)
+    if counts[SJ_SLOT] or counts[BJ_SLOT]:
+        return CardSet(0, 0, 0, 1) if counts[SJ_SLOT] else CardSet(0, 0, 1, 0)
+    return CardSet(0, 0, 0, 0, top=1)
 
 
 def hosting_set(seen: Seen) -> CardSet | None:
@@ -136,8 +159,8 @@ def hosting_set(seen: Seen) -> CardSet | None:
     if seen.table is not None:
         if seen.room.hosting_spares_partner and seen.table_seat is not None and seen.teammate(seen.table_seat):
             return None
-        return smallest_beating(seen.counts, seen.table, seen.rules, seen.bomb_ranks)
-    return lead_set(seen.counts, seen.rules)
+        return smallest_beating(seen.counts, seen.table, seen.rules, seen.bomb_ranks, seen.tops)
+    return lead_set(seen.counts, seen.rules, seen.tops)
 
 
 def hosting_choice(hand: RoyalistHand, seat: int) -> tuple[tuple[Card, ...], CardSet] | None:
@@ -161,15 +184,17 @@ class RoyalistBot:
         seen = Seen.of(hand, seat)
         if hand.phase == "throne":
             choice = self.throne(seen)
-            return Abdicate(seat) if choice == "abdicate" else Ascend(seat, choice == "open_solo")
+            if choice == "abdicate":
+                return Abdicate(seat)
+            return Ascend(seat, choice == "open_solo", call_for(seen, choice))
         if hand.phase == "declare":
             return Declare(seat, self.declare(seen))
         chosen = self.choose(seen)
         return Pass(seat) if chosen is None else Play(seat, cards_for(hand.hands[seat], chosen))
 
-    def throne(self, seen: Seen) -> Literal["ascend", "open_solo", "abdicate"]:
-        """The candidate's choice."""
-        return "ascend"
+    def throne(self, seen: Seen) -> Throne:
+        """The candidate's choice: ascend (Y8.1's default), or abdicate with nothing to call (Y9)."""
+        return "ascend" if seen.may_ascend else "abdicate"
 
     def declare(self, seen: Seen) -> bool:
         """The answer to the declaration."""
@@ -190,13 +215,14 @@ class RandomBot(RoyalistBot):
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def throne(self, seen: Seen) -> Literal["ascend", "open_solo", "abdicate"]:
-        choices: list[Literal["ascend", "open_solo", "abdicate"]] = ["ascend"]
-        holds_both = GUARD_CARD in seen.hand
-        if not seen.forced and (not holds_both or seen.room.solo_may_abdicate):
+    def throne(self, seen: Seen) -> Throne:
+        choices: list[Throne] = ["ascend"] if seen.may_ascend else []
+        if seen.may_abdicate:
             choices.append("abdicate")
-        if holds_both and seen.room.open_solo:
+        if seen.may_solo and seen.room.open_solo:
             choices.append("open_solo")
+        if seen.may_solo and seen.room.guard_card == "called":
+            choices.append("solo")  # a guard card held only marked makes every ascent a solo
         return self.rng.choice(choices)
 
     def declare(self, seen: Seen) -> bool:
@@ -204,7 +230,7 @@ class RandomBot(RoyalistBot):
         return allowed and self.rng.random() < 0.5
 
     def choose(self, seen: Seen) -> CardSet | None:
-        moves: list[CardSet | None] = list(legal_sets(seen.counts, seen.table, seen.rules, seen.bomb_ranks))
+        moves: list[CardSet | None] = list(legal_sets(seen.counts, seen.table, seen.rules, seen.bomb_ranks, seen.tops))
         if seen.table is not None:
             moves.append(None)
         return self.rng.choice(moves)
@@ -215,11 +241,11 @@ def groups(counts: Counts) -> int:
     return sum(1 for slot in range(SJ_SLOT) if counts[slot])
 
 
-def strength(counts: Counts) -> float:
-    """A hand's strength for decisions: its jokers and top cards (which win rounds) against
-    the natural ranks it must shed."""
+def strength(counts: Counts, tops: int = 0) -> float:
+    """A hand's strength for decisions: its jokers, the called guard card (Y9) and its top
+    natural cards (which win rounds) against the natural ranks it must shed."""
     top = counts[Rank.TWO.slot] + 0.5 * counts[Rank.ACE.slot]
-    return 3 * counts[BJ_SLOT] + 2 * counts[SJ_SLOT] + top - 1.2 * groups(counts)
+    return 4 * tops + 3 * counts[BJ_SLOT] + 2 * counts[SJ_SLOT] + top - 1.2 * groups(counts)
 
 
 class GreedyBot(RoyalistBot):
@@ -241,20 +267,20 @@ class GreedyBot(RoyalistBot):
     break_ranks_at = 3  # with this many natural ranks or fewer, a set may break a rank
     stop_opponent_at = 2  # an opponent holding this many cards or fewer is about to go out
 
-    def throne(self, seen: Seen) -> Literal["ascend", "open_solo", "abdicate"]:
-        power = strength(seen.counts)
-        holds_both = GUARD_CARD in seen.hand
-        may_abdicate = not seen.forced and (not holds_both or seen.room.solo_may_abdicate)
-        if holds_both:
+    def throne(self, seen: Seen) -> Throne:
+        power = strength(seen.counts, seen.tops)
+        if not seen.may_ascend:
+            return "abdicate"
+        if seen.may_solo:
             if power >= self.open_solo_from and seen.room.open_solo:
                 return "open_solo"
-            if power >= self.solo_from or not may_abdicate:
-                return "ascend"
+            if power >= self.solo_from or not seen.may_abdicate:
+                return "solo"
             return "abdicate"
-        return "ascend" if power >= self.ascend_from or not may_abdicate else "abdicate"
+        return "ascend" if power >= self.ascend_from or not seen.may_abdicate else "abdicate"
 
     def declare(self, seen: Seen) -> bool:
-        power = strength(seen.counts)
+        power = strength(seen.counts, seen.tops)
         if seen.role == "guard" and not seen.solo:
             return seen.room.open_guard and power >= self.open_guard_from
         return seen.room.revolt and power >= self.revolt_from
@@ -270,16 +296,16 @@ class GreedyBot(RoyalistBot):
     def _lead(self, seen: Seen) -> CardSet:
         counts = seen.counts
         ranks = [slot for slot in range(SJ_SLOT) if counts[slot]]
-        jokers = counts[BJ_SLOT] + counts[SJ_SLOT]
+        jokers = counts[BJ_SLOT] + counts[SJ_SLOT] + seen.tops
         if counts[BJ_SLOT] and len(ranks) <= 2 and ranks:
             # a set with a big joker wins the round: shed the highest rank with it, lead the last
             slot = ranks[-1]
             return CardSet(slot + 3, counts[slot], 1, 0)
-        lead = lead_set(counts, seen.rules)
+        lead = lead_set(counts, seen.rules, seen.tops)
         if len(ranks) == 1 and jokers and seen.rules.joker_only_sets and not (
             seen.rules.sixes_last and ranks[0] + 3 == Rank.SIX.value
         ):
-            return CardSet(0, 0, counts[BJ_SLOT], counts[SJ_SLOT])  # keep the rank for last
+            return CardSet(0, 0, counts[BJ_SLOT], counts[SJ_SLOT], top=seen.tops)  # keep the rank for last
         if lead.naturals == 1:  # a single is beaten by any higher card: lead the lowest group of two or more
             allowed = [slot for slot in ranks if not (seen.rules.sixes_last and slot + 3 == Rank.SIX.value)]
             group = next((slot for slot in allowed if counts[slot] >= 2), None)
@@ -292,13 +318,13 @@ class GreedyBot(RoyalistBot):
         assert table_seat is not None
         if seen.teammate(table_seat):
             return None
-        moves = legal_sets(seen.counts, table, seen.rules, seen.bomb_ranks)
+        moves = legal_sets(seen.counts, table, seen.rules, seen.bomb_ranks, seen.tops)
         if not moves:
             return None
         counts = seen.counts
         urgent = self._urgent(seen, table_seat)
         known_opponent = seen.known[table_seat] is not None and seen.opponent(table_seat)
-        natural = [m for m in moves if not m.big and not m.small and not m.bomb]
+        natural = [m for m in moves if not m.jokers and not m.bomb]
         clean = [m for m in natural if counts[m.rank - 3] == m.naturals or m.rank >= Rank.ACE.value]
         if clean:
             return clean[0]
@@ -322,6 +348,16 @@ class GreedyBot(RoyalistBot):
         return groups(rest) <= 1 + rest[BJ_SLOT]
 
 
+def call_for(seen: Seen, choice: Throne) -> Card | None:
+    """The card an ascent calls (Y9; None when the guard card is marked): for a solo the
+    lowest card held four times, else the default call (:func:`~.deck.default_call`)."""
+    if seen.room.guard_card == "marked":
+        return None
+    if choice in ("solo", "open_solo"):
+        return min(card for card, copies in seen.calls.items() if copies > CALL_COPIES)
+    return default_call(seen.hand)
+
+
 def make_bot(name: str, seed: int | None = None) -> RoyalistBot:
     """A bot by name (:data:`BOTS`)."""
     if name not in BOTS:
@@ -337,12 +373,13 @@ def legal_actions(hand: RoyalistHand, seat: int) -> Sequence[Action]:
 
     candidates: list[Action] = []
     if hand.phase == "throne":
-        candidates = [Ascend(seat), Ascend(seat, True), Abdicate(seat)]
+        calls = [None, *hand.calls(seat)]
+        candidates = [*(Ascend(seat, solo, call) for call in calls for solo in (False, True)), Abdicate(seat)]
     elif hand.phase == "declare":
         candidates = [Declare(seat, True), Declare(seat, False)]
     elif hand.phase == "play":
         table = hand.table_set
-        for move in legal_sets(hand.counts(seat), table, hand.room.set_rules, hand.bomb_ranks(seat)):
+        for move in legal_sets(hand.counts(seat), table, hand.room.set_rules, hand.bomb_ranks(seat), hand.tops(seat)):
             candidates.append(Play(seat, cards_for(hand.hands[seat], move)))
         candidates.append(Pass(seat))
     allowed = []

@@ -42,7 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ...editions import EDITIONS, MAX_AMOUNT, Edition
 from ...payouts import level_index
 from ...roomfiles import ConfigError, Problem, RoomLayout, parse_toml, read_room_file, show_value
-from .deck import DeckKind
+from .deck import DeckKind, GuardCard
 from .sets import Bombs, SetRules
 
 __all__ = [
@@ -117,7 +117,7 @@ class RoyalistRoom(_Frozen):
     # [deal]
     deck: DeckKind = "168"
     first_taker: Literal["rotate", "random"] = "rotate"
-    guard_card: Literal["marked"] = "marked"
+    guard_card: GuardCard = "marked"
     tribute: bool = False
     # [roles]
     abdication: bool = True
@@ -186,6 +186,9 @@ class RoyalistRoom(_Frozen):
     def _check_room(self) -> RoyalistRoom:
         if not self.allow_negative and self.starting_balance < 0:
             raise ValueError("starting_balance: at least 0 when allow_negative is false")
+        if self.guard_card == "called" and self.deck == "165":
+            raise ValueError('guard_card: "marked" with deck "165" (its three 6s set aside unseen could hold the '
+                             'fourth copy of a called card, Y9)')
         if self.most_at_stake > MAX_AMOUNT:
             raise ValueError(f"levels: match points so small that one game moves at most {MAX_AMOUNT}")
         return self
@@ -229,6 +232,12 @@ class RoyalistRoom(_Frozen):
     def stake_level(self, balance: int) -> int:
         """:meth:`level_for`'s level."""
         return self.level_for(balance).level
+
+    @property
+    def variant(self) -> Literal["called"] | None:
+        """``"called"`` when the emperor calls his guard's card (Y9 ``guard_card``), which
+        the lobby says of the room; None with the marked guard card."""
+        return "called" if self.guard_card == "called" else None
 
     def match_points_for(self, *balances: int) -> int:
         """Match points X: those of the lowest level among the players (Y7.1)."""
@@ -275,11 +284,13 @@ def _problems(error: ValidationError, source: str) -> list[Problem]:
     for item in error.errors():
         loc: tuple[str | int, ...] = tuple(item["loc"])
         message = item["msg"].removeprefix("Value error, ")
-        if not loc and ":" in message:  # a whole-room check names its key first
+        given = item.get("input")
+        if not loc and ":" in message:  # a whole-room check names its key first, and shows its value
             key, _, message = message.partition(": ")
             loc = (key,)
+            given = given.get(key) if isinstance(given, Mapping) else given
         kind = item["type"]
-        found = "nothing" if kind == "missing" else show_value(item.get("input"))
+        found = "nothing" if kind == "missing" else show_value(given)
         if kind == "literal_error":
             expected = str((item.get("ctx") or {}).get("expected", message))
         else:

@@ -20,7 +20,7 @@ from .config import SHIPPED_ROOMS, RoyalistRoom, load_room, room_from_data
 from .deck import draw_hands, parse_hand
 from .game import Action, RoyalistError, RoyalistHand, action_from_dict, action_to_dict, deal_hand, hand_from_cards
 from .record import RoyalistRecord, read_record, restore
-from .scoring import SEATS
+from .scoring import SEATS, winning_seats
 from .wire import MESSAGES, message_action, moves_json, schemas
 
 __all__ = ["ROYALIST", "RoyalistFamily"]
@@ -95,8 +95,9 @@ class RoyalistFamily:
         return restore(record)
 
     def scenario(self, room: RoyalistRoom, data: Mapping[str, Any]) -> RoyalistHand:
-        """A hand from a scenario's five ``hands`` (``BJ*`` and ``SJ*`` once each, from one
-        deck of the room's kind, Y13.13) or dealt from its ``seed``, with ``first_taker``."""
+        """A hand from a scenario's five ``hands`` (``BJ*`` and ``SJ*`` once each — no ``SJ*``
+        when the guard card is called, Y9 — from one deck of the room's kind, Y13.13) or dealt
+        from its ``seed``, with ``first_taker``."""
         try:
             start = _Start.model_validate(data)
         except ValidationError as error:
@@ -114,7 +115,7 @@ class RoyalistFamily:
             if not cards:
                 raise RoyalistError("bad_hands", f"hands: hand {seat} is empty: each seat starts with cards")
         try:
-            hands = draw_hands(room.deck, parsed)
+            hands = draw_hands(room.deck, parsed, room.guard_card)
         except ValueError as error:
             raise RoyalistError("bad_hands", f"hands: {error}") from None
         return hand_from_cards(room, hands, start.first_taker or 0)
@@ -176,16 +177,13 @@ class RoyalistFamily:
         return make_bot(name, seed)
 
     def facts(self, hand: RoyalistHand, room: RoyalistRoom) -> HandFacts:
-        """The winners (seats with units above 0; the escaper's others when an escape ended
-        the game), the result, each seat's units, timeouts, hosting and escapes."""
+        """The winners (:func:`~.scoring.winning_seats`), the result, each seat's units,
+        timeouts, hosting and escapes."""
         units = hand.units()
-        if hand.ended_by_escape:
-            winners = tuple(seat for seat in range(SEATS) if seat not in hand.escapers)
-        else:
-            winners = tuple(seat for seat in range(SEATS) if units[seat] > 0)
+        result = hand.result or "unfinished"
         return HandFacts(
-            winners=winners,
-            result=hand.result or "unfinished",
+            winners=winning_seats(result, units, hand.escapers),
+            result=result,
             figures=units,
             timeouts=sum(hand.timeouts),
             hosting_on=sum(1 for event in hand.events if event.type == "hosting" and event.detail.get("on")),

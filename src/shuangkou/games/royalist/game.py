@@ -13,6 +13,10 @@ owes a declaration during the declarations (Y13.3), the seat to play during play
 Every event is public: an event says *that* a seat answered, never *what*, until the
 answers are published together (Y2.6); the guard's seat and a secret solo appear in no
 event and no view but the guard's and the emperor's own until they are public (Y2.10).
+
+In a room with ``guard_card = "called"`` (Y9) the candidate ascends by calling a card he
+holds three or four times (:class:`Ascend` with ``call``); the fourth copy becomes the
+marked 保子牌 (``7H*``) in its holder's hand, and its holder the guard.
 """
 
 from __future__ import annotations
@@ -23,11 +27,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ...cards import Card, Counts, Rank, cards_from_counts, counts_of
+from ...cards import Card, CardParseError, Counts, Rank, cards_from_counts, counts_of, parse_cards
 from ...errors import Refusal, allowed
 from ..interface import Waiting
+from ..seat_actions import Escape, HostedTurn, Hosting, Timeout, seat_action_from_dict, seat_action_to_dict
 from .config import RoyalistRoom
-from .deck import EMPEROR_CARD, GUARD_CARD, cards_text, deal_cards, take_cards
+from .deck import (
+    EMPEROR_CARD,
+    GUARD_CARD,
+    MarkedCard,
+    callable_cards,
+    cards_text,
+    deal_cards,
+    default_call,
+    is_called_card,
+    take_cards,
+)
 from .scoring import SEATS, Roles, RoyalistSettlement, game_over, result_of, settle_royalist, unit_scores
 from .sets import CardSet, InvalidSet, as_bomb, beats, read_set, smallest_beating, unbeatable
 
@@ -50,6 +65,7 @@ __all__ = [
     "Tribute",
     "action_from_dict",
     "action_to_dict",
+    "parse_call",
 ]
 
 Cause = Literal["player", "auto_pass", "timeout", "hosting", "escape", "disconnect"]
@@ -68,10 +84,13 @@ class RoyalistError(Refusal, ValueError):
 @dataclass(frozen=True, slots=True)
 class Ascend:
     """The candidate ascends (登基, Y2.1); ``open_solo``: a holder of both marked cards
-    announces his solo (包, Y2.5). The plain ascent of such a holder is a secret solo."""
+    announces his solo (包, Y2.5). The plain ascent of such a holder is a secret solo. In a
+    room with a called guard card, ``call`` is the card he calls (叫保子, Y9: rank and suit,
+    held three or four times; 包 only with all four)."""
 
     seat: int
     open_solo: bool = False
+    call: Card | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,39 +125,6 @@ class Pass:
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
-class Timeout:
-    """The seat's timer ran out: its decision takes the default (Y8.1, Y13.4), or the
-    hosting move is made for its turn and counted (R11.3)."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class HostedTurn:
-    """Hosting acts for a hosted seat the hand waits for (Y8.2): the default decision or
-    the hosting move."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Hosting:
-    """Hosting switched on or off for a seat, by the player or because its connection
-    dropped (Y8.3)."""
-
-    seat: int
-    on: bool
-    cause: Literal["player", "disconnect"] = "player"
-
-
-@dataclass(frozen=True, slots=True)
-class Escape:
-    """The seat left while holding cards (Y8.4)."""
-
-    seat: int
-
-
 Action = Ascend | Abdicate | Declare | Play | Pass | Timeout | HostedTurn | Hosting | Escape
 _ACTIONS = (Ascend, Abdicate, Declare, Play, Pass, Timeout, HostedTurn, Hosting, Escape)
 
@@ -146,6 +132,8 @@ _ACTIONS = (Ascend, Abdicate, Declare, Play, Pass, Timeout, HostedTurn, Hosting,
 def action_to_dict(action: Action) -> dict[str, object]:
     """JSON form of an action, as records and the referee write it."""
     seat: dict[str, object] = {"seat": action.seat}
+    if isinstance(action, Ascend) and action.call is not None:
+        return {**seat, "call": str(action.call), **({"open_solo": True} if action.open_solo else {})}
     if isinstance(action, Ascend):
         return {**seat, "ascend": "open_solo" if action.open_solo else True}
     if isinstance(action, Abdicate):
@@ -156,13 +144,7 @@ def action_to_dict(action: Action) -> dict[str, object]:
         return {**seat, "play": cards_text(action.cards)}
     if isinstance(action, Pass):
         return {**seat, "pass": True}
-    if isinstance(action, Timeout):
-        return {**seat, "timeout": True}
-    if isinstance(action, HostedTurn):
-        return {**seat, "hosted_turn": True}
-    if isinstance(action, Hosting):
-        return {**seat, "hosting": action.on, **({"cause": action.cause} if action.cause != "player" else {})}
-    return {**seat, "escape": True}
+    return seat_action_to_dict(action)
 
 
 def action_from_dict(data: Mapping[str, object]) -> Action:
@@ -172,6 +154,8 @@ def action_from_dict(data: Mapping[str, object]) -> Action:
     seat = data.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool):
         raise RoyalistError("bad_action", f"an action needs an integer 'seat', got {seat!r}")
+    if "call" in data:
+        return Ascend(seat, _open_solo(data), parse_call(data["call"]))
     if "ascend" in data:
         ascend = data["ascend"]
         if ascend is True or ascend == "open_solo":
@@ -193,18 +177,30 @@ def action_from_dict(data: Mapping[str, object]) -> Action:
             raise RoyalistError("unknown_card", str(error)) from None
     if data.get("pass") is True:
         return Pass(seat)
-    if data.get("timeout") is True:
-        return Timeout(seat)
-    if data.get("hosted_turn") is True:
-        return HostedTurn(seat)
-    if isinstance(data.get("hosting"), bool):
-        cause = data.get("cause", "player")
-        if cause not in ("player", "disconnect"):
-            raise RoyalistError("bad_action", f"hosting cause must be 'player' or 'disconnect', not {cause!r}")
-        return Hosting(seat, bool(data["hosting"]), "disconnect" if cause == "disconnect" else "player")
-    if data.get("escape") is True:
-        return Escape(seat)
-    raise RoyalistError("bad_action", f"unknown action {dict(data)!r}")
+    seat_action = seat_action_from_dict(seat, data, RoyalistError)
+    if seat_action is None:
+        raise RoyalistError("bad_action", f"unknown action {dict(data)!r}")
+    return seat_action
+
+
+def parse_call(text: object) -> Card:
+    """The card a call names (Y9): one natural card with its suit, as ``"7H"``;
+    :class:`RoyalistError` otherwise."""
+    try:
+        cards = parse_cards(text) if isinstance(text, str) else []
+    except CardParseError:
+        cards = []
+    if len(cards) != 1 or cards[0].rank.is_joker or cards[0].suit is None:
+        raise RoyalistError("bad_action", f"'call' names one card with its rank and suit, as \"7H\", not {text!r}")
+    return cards[0]
+
+
+def _open_solo(data: Mapping[str, object]) -> bool:
+    """A call's ``open_solo`` (包, Y2.5): true or false, false when left out."""
+    open_solo = data.get("open_solo", False)
+    if not isinstance(open_solo, bool):
+        raise RoyalistError("bad_action", f"'open_solo' is true or false, not {open_solo!r}")
+    return open_solo
 
 
 # ---------------------------------------------------------------------------
@@ -285,6 +281,7 @@ class RoyalistHand:
     abdications: list[int] = field(default_factory=list)
     forced: bool = False
     roles: Roles | None = None
+    called: Card | None = None  # the card the emperor called (Y9), rank and suit
     answers: list[bool | None] = field(default_factory=lambda: [None] * SEATS)
     asked: tuple[int, ...] = ()
     published: bool = False
@@ -333,8 +330,39 @@ class RoyalistHand:
         return next(seat for seat, hand in enumerate(self.hands) if card in hand)
 
     def counts(self, seat: int) -> Counts:
-        """The seat's hand as counts per rank (the marked cards as the jokers they are, Y4.1)."""
-        return counts_of(self.hands[seat])
+        """The seat's hand as counts per rank (the marked cards as the jokers they are, Y4.1),
+        the called guard card apart (:meth:`tops`)."""
+        hand = self.hands[seat]
+        return split_counts(hand)[0] if self.tops(seat) else counts_of(hand)
+
+    def tops(self, seat: int) -> int:
+        """1 when ``seat`` holds the called guard card (保子牌, Y9), else 0. Only the guard
+        can: the call marks a card of his, and cards change hands no more."""
+        if self.room.guard_card != "called" or self.roles is None or seat != self.roles.guard:
+            return 0
+        return sum(map(is_called_card, self.hands[seat]))
+
+    @property
+    def tops_unplayed(self) -> int:
+        """1 while the called guard card is in a hand (Y9), else 0: public knowledge."""
+        return 0 if self.roles is None else self.tops(self.roles.guard)
+
+    def calls(self, seat: int) -> dict[Card, int]:
+        """The cards ``seat`` may call with its copies held, lowest first (Y9; none in a room
+        whose guard card is marked)."""
+        return callable_cards(self.hands[seat]) if self.room.guard_card == "called" else {}
+
+    def may_ascend(self, seat: int) -> bool:
+        """Whether ``seat`` may ascend: always, but in a called room only with a card to call (Y9)."""
+        return self.room.guard_card == "marked" or bool(self.calls(seat))
+
+    def may_abdicate(self, seat: int) -> bool:
+        """Whether the candidate ``seat`` may abdicate: not after a forced ascent or in a room
+        without abdication (Y2.1, Y2.3), nor as a holder of both marked cards when the room
+        says so (Y2.5); always when it can call nothing (Y9)."""
+        if not self.may_ascend(seat):
+            return True
+        return not self.forced and (GUARD_CARD not in self.hands[seat] or self.room.solo_may_abdicate)
 
     def bomb_ranks(self, seat: int) -> tuple[int, ...]:
         """The natural ranks of which ``seat`` holds four identical cards (Y4.8; none in
@@ -343,7 +371,7 @@ class RoyalistHand:
             return ()
         seen: dict[tuple[Rank, object], int] = {}
         for card in self.hands[seat]:
-            if not card.rank.is_joker:
+            if not card.rank.is_joker and not is_called_card(card):
                 seen[card.rank, card.suit] = seen.get((card.rank, card.suit), 0) + 1
         return tuple(sorted({rank.value for (rank, _), count in seen.items() if count >= 4}))
 
@@ -560,21 +588,47 @@ class RoyalistHand:
     def _check_throne(self, action: Action) -> None:
         seat = action.seat
         if isinstance(action, Ascend):
+            if self.room.guard_card == "called":
+                self._check_call(action)
+                return None
+            if action.call is not None:
+                raise RoyalistError("bad_action", "the guard holds SJ* in this room: ascend without a call (Y2.4)")
             if action.open_solo:
                 if GUARD_CARD not in self.hands[seat]:
                     raise RoyalistError("bad_action", "only a holder of both BJ* and SJ* plays a solo (Y13.8)")
-                if not self.room.open_solo:
-                    raise RoyalistError("bad_action", "this room has no open solo: every solo is secret (Y2.5)")
+                self._check_open_solo()
             return None
         if isinstance(action, Abdicate):
+            if self.may_abdicate(seat):
+                return None
             if self.forced:
                 why = "the throne came back: seat must ascend (Y2.3)" if self.room.abdication else (
                     "this room has no abdication (Y2.1)")
                 raise RoyalistError("bad_action", why)
-            if GUARD_CARD in self.hands[seat] and not self.room.solo_may_abdicate:
-                raise RoyalistError("bad_action", "a holder of both marked cards may not abdicate here (Y2.5)")
-            return None
+            raise RoyalistError("bad_action", "a holder of both marked cards may not abdicate here (Y2.5)")
         raise RoyalistError("bad_action", f"the throne is offered to seat {seat}: ascend or abdicate (Y2.1)")
+
+    def _check_open_solo(self) -> None:
+        if not self.room.open_solo:
+            raise RoyalistError("bad_action", "this room has no open solo: every solo is secret (Y2.5)")
+
+    def _check_call(self, action: Ascend) -> None:
+        """Y9: the candidate ascends by calling a card he holds three or four times; 包 only
+        with all four; with no such card he must abdicate."""
+        seat, call = action.seat, action.call
+        if not self.may_ascend(seat):
+            raise RoyalistError("bad_action", f"seat {seat} holds no three identical cards to call: abdicate (Y9)")
+        if call is None:
+            raise RoyalistError("bad_action", 'the guard card is called in this room: ascend by a call, as '
+                                '{"call": "7H"} (Y9)')
+        copies = self.calls(seat).get(Card(call.rank, call.suit), 0)
+        if not copies:
+            raise RoyalistError("bad_action", f"seat {seat} does not hold three {call}: call a card held three or "
+                                "four times (Y9)")
+        if action.open_solo:
+            if copies < 4:
+                raise RoyalistError("bad_action", f"包 needs all four {call}: only a solo is announced (Y2.5, Y9)")
+            self._check_open_solo()
 
     def _check_declare(self, action: Action) -> None:
         if not isinstance(action, Declare):
@@ -595,8 +649,9 @@ class RoyalistHand:
             cards = take_cards(hand, action.cards, marked_last=False)
         except LookupError as error:
             raise RoyalistError("cards_not_held", str(error)) from None
+        counts, top = split_counts(cards)
         try:
-            played = read_set(counts_of(cards), self.room.set_rules, counts_of(hand))
+            played = read_set(counts, self.room.set_rules, self.counts(action.seat), top, self.tops(action.seat))
         except InvalidSet as error:
             raise RoyalistError("invalid_combination", error.reason) from None
         if self.room.bombs == "four_identical" and _identical_four(cards):
@@ -628,7 +683,7 @@ class RoyalistHand:
                 self.hosting[seat] = True
                 self.events.append(Event("hosting", seat, "timeout", {"on": True}))
         elif isinstance(action, Ascend):
-            self._ascend(seat, action.open_solo, "player")
+            self._ascend(seat, action.open_solo, "player", action.call)
         elif isinstance(action, Abdicate):
             self._abdicate(seat, "player")
         elif isinstance(action, Declare):
@@ -660,7 +715,10 @@ class RoyalistHand:
     def _default(self, seat: int, cause: Cause) -> None:
         """The default of Y8.1 (ascend, secret solo, 暗保, no revolt) or the hosting move."""
         if self.phase == "throne":
-            self._ascend(seat, False, cause)
+            if self.may_ascend(seat):
+                self._ascend(seat, False, cause, default_call(self.hands[seat]) if self.calls(seat) else None)
+            else:
+                self._abdicate(seat, cause)  # Y9: nothing to call
         elif self.phase == "declare":
             self._declare(seat, False, cause)
         else:
@@ -672,11 +730,12 @@ class RoyalistHand:
             else:
                 self._play(seat, *choice, cause)
 
-    def _ascend(self, seat: int, open_solo: bool, cause: Cause) -> None:
-        guard = self.holder_of(GUARD_CARD)
+    def _ascend(self, seat: int, open_solo: bool, cause: Cause, call: Card | None = None) -> None:
+        guard = self.holder_of(GUARD_CARD) if call is None else self._call(seat, call)
         solo: Literal["open", "secret"] | None = ("open" if open_solo else "secret") if guard == seat else None
         self.roles = Roles(seat, guard, solo)
-        self.events.append(Event("ascend", seat, cause, {"solo": "open"} if open_solo else {}))
+        detail = {"call": str(call)} if call is not None else {}
+        self.events.append(Event("ascend", seat, cause, {**detail, "solo": "open"} if open_solo else detail))
         room = self.room
         if open_solo:
             self.multiplier, self.solo_shown = 2, True  # Y2.8
@@ -687,6 +746,22 @@ class RoyalistHand:
             return
         self._begin_play()
 
+    def _call(self, seat: int, call: Card) -> int:
+        """Y9: the emperor shows three copies of ``call`` (his first in hand order); the
+        fourth copy becomes the marked 保子牌 and its holder the guard — the emperor himself
+        when he holds all four, or when the fourth is in no hand (a hand-built deal)."""
+        self.called = Card(call.rank, call.suit)
+        order = [seat, *(other for other in range(SEATS) if other != seat)]
+        copies = [(other, card) for other in order for card in self.hands[other]
+                  if card.rank == call.rank and card.suit is call.suit]
+        if len(copies) <= 3:
+            return seat
+        holder, card = copies[3]
+        hand = self.hands[holder]
+        hand[hand.index(card)] = MarkedCard(card.rank, card.suit, card.deck)
+        hand.sort(key=_order)
+        return holder
+
     def _abdicate(self, seat: int, cause: Cause) -> None:
         successor = (seat + 1) % SEATS
         self.hands[seat].remove(EMPEROR_CARD)
@@ -695,7 +770,8 @@ class RoyalistHand:
         self.abdications.append(seat)
         self.candidate = successor
         self.events.append(Event("abdicate", seat, cause, {"to": successor}))
-        self.forced = len(self.abdications) >= SEATS  # Y2.3: back with the seat dealt it
+        # Y2.1: no abdication in the room; Y2.3: back with the seat dealt it
+        self.forced = not self.room.abdication or len(self.abdications) >= SEATS
         self.events.append(Event("offer", successor, detail={"abdications": len(self.abdications),
                                                               "forced": self.forced}))
 
@@ -742,7 +818,7 @@ class RoyalistHand:
         if not self.room.hard_pass:
             self.passed.clear()
         self.events.append(Event("play", seat, cause, {"cards": cards_text(cards), "set": played.view()}))
-        if GUARD_CARD in cards:
+        if GUARD_CARD in cards or any(is_called_card(card) for card in cards):
             self._reveal(seat)
         if not hand:
             self.finish_order.append(seat)
@@ -754,7 +830,8 @@ class RoyalistHand:
         self._advance(seat)
 
     def _reveal(self, seat: int) -> None:
-        """Y2.9: the guard card played shows its holder's role (the guard, or the emperor alone)."""
+        """Y2.9: the guard card (``SJ*``, or the called 保子牌, Y9) played shows its holder's
+        role (the guard, or the emperor alone)."""
         roles = self.roles
         assert roles is not None
         if roles.solo is None and not self.guard_shown:
@@ -809,18 +886,20 @@ class RoyalistHand:
         return (mine == "revolutionary") == (theirs == "revolutionary")
 
     def can_beat(self, seat: int) -> bool:
-        """Whether ``seat`` holds a set that beats the table (Y3.7)."""
+        """Whether ``seat`` could beat the table as auto-pass judges it (Y3.7): with the cards
+        it holds and, while the called guard card is unplayed, that card as if it held it, so
+        that no auto-pass shows who holds it (Y13.18)."""
         table = self.table_set
         if table is None:
             return True
         rules = self.room.set_rules
-        return smallest_beating(self.counts(seat), table, rules, self.bomb_ranks(seat)) is not None
+        return smallest_beating(self.counts(seat), table, rules, self.bomb_ranks(seat), self.tops_unplayed) is not None
 
     def _auto_pass(self) -> None:
         """Y3.7: a seat that holds no set beating the table is passed at once; after a set
         nothing can beat, every seat is, whatever the room (Y13.9)."""
         while not self.finished and self.phase == "play" and self.table is not None:
-            if not unbeatable(self.table.set, self.room.set_rules) and not (
+            if not unbeatable(self.table.set, self.room.set_rules, self.tops_unplayed) and not (
                 self.room.auto_pass and not self.can_beat(self.to_act)
             ):
                 return
@@ -897,6 +976,8 @@ class RoyalistHand:
             "to_act": self.to_act_now,
             "cards_left": [len(hand) for hand in self.hands],
             "roles": public_roles,
+            "guard_card": self.room.guard_card,
+            "called": None if self.called is None else str(self.called),
             "public_roles": [self.public_role(seat) for seat in range(SEATS)],
             "answered": [self.answers[seat] is not None for seat in range(SEATS)],
             "declarations": None if not self.published else {
@@ -928,10 +1009,15 @@ def _order(card: Card) -> tuple[int, int, int]:
     return card.sort_key
 
 
+def split_counts(cards: Sequence[Card]) -> tuple[Counts, int]:
+    """Counts per rank of ``cards`` but the called guard card, and how many of it (Y9)."""
+    return counts_of(card for card in cards if not is_called_card(card)), sum(map(is_called_card, cards))
+
+
 def _identical_four(cards: Sequence[Card]) -> bool:
-    """Y4.8: four cards of one rank and suit."""
+    """Y4.8: four natural cards of one rank and suit (never the called guard card)."""
     return len(cards) == 4 and not cards[0].rank.is_joker and len({(c.rank, c.suit) for c in cards}) == 1 and (
-        cards[0].suit is not None)
+        cards[0].suit is not None) and not any(is_called_card(card) for card in cards)
 
 
 def hand_from_cards(
@@ -944,6 +1030,9 @@ def hand_from_cards(
     """A hand from physical hands (one per seat, as the throne offer finds them)."""
     if len(hands) != SEATS:
         raise RoyalistError("bad_hands", f"Royalist seats five players: five hands are needed, got {len(hands)}")
+    if room.guard_card == "called" and not any(callable_cards(hand) for hand in hands):
+        raise RoyalistError("bad_hands", "no seat holds three identical cards to call a guard: the cards are "
+                            "dealt again (Y9)")
     dealt = tuple(tuple(sorted(hand, key=_order)) for hand in hands)
     hand = RoyalistHand(room, dealt, first_taker, seed, tuple(tributes))
     hand._start()
@@ -962,9 +1051,12 @@ def deal_hand(
     rng: random.Random = random.Random(seed) if seed is not None else secrets.SystemRandom()
     if first_taker is None or room.first_taker == "random":
         first_taker = rng.randrange(SEATS)
-    hands, _ = deal_cards(room.deck, first_taker, rng)
-    tributes = _tributes(hands, previous) if room.tribute and previous else ()
-    return hand_from_cards(room, hands, first_taker, seed, tributes)
+    while True:
+        hands, _ = deal_cards(room.deck, first_taker, rng, guard_card=room.guard_card)
+        tributes = _tributes(hands, previous) if room.tribute and previous else ()
+        if room.guard_card == "marked" or any(callable_cards(hand) for hand in hands):
+            return hand_from_cards(room, hands, first_taker, seed, tributes)
+        # Y9: no seat can call: the cards are dealt again, from the same first taker (Y13.18)
 
 
 def _tributes(hands: list[list[Card]], previous: Mapping[str, Any]) -> tuple[Tribute, ...]:
@@ -995,10 +1087,13 @@ def _tributes(hands: list[list[Card]], previous: Mapping[str, Any]) -> tuple[Tri
 
 def cards_for(hand: Sequence[Card], played: CardSet) -> tuple[Card, ...]:
     """The physical cards of ``hand`` for a set chosen by ranks (hosting, bots): unmarked
-    jokers before the marked ones; four identical cards for a bomb."""
+    jokers before the marked ones; the called guard card for a top card (Y9); four identical
+    cards for a bomb."""
     if played.bomb:
         for suit_card in hand:
-            same = [card for card in hand if card.rank == suit_card.rank and card.suit is suit_card.suit]
+            same = [card for card in hand if card.rank == suit_card.rank and card.suit is suit_card.suit
+                    and not is_called_card(card)]
             if suit_card.rank.value == played.rank and len(same) >= 4:
                 return tuple(same[:4])
-    return take_cards(hand, cards_from_counts(played.counts))
+    tops = [card for card in hand if is_called_card(card)][: played.top]
+    return take_cards(hand, [*cards_from_counts(played.counts), *tops])

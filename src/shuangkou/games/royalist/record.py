@@ -130,7 +130,7 @@ def restore(record: RoyalistRecord) -> RoyalistHand:
     """The hand ``record`` describes, its actions replayed; ``replay_mismatch`` when the
     record has events and the replay's differ, or the code of the first action refused."""
     try:
-        hands = draw_hands(record.config.deck, [parse_hand(text) for text in record.hands])
+        hands = draw_hands(record.config.deck, [parse_hand(text) for text in record.hands], record.config.guard_card)
         tributes = tuple(
             Tribute(int(str(t["seat"])), int(str(t["to"])), parse_hand(str(t["card"]))[0]) for t in record.tributes
         )

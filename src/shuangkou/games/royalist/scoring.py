@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal, NamedTuple
 
-from ...payouts import Amount, SettlementError, exact_share, settle_nets
+from ...payouts import Amount, Payout, SettlementError, exact_share, settle_nets
 from .config import RoyalistRoom
 
 __all__ = [
@@ -105,8 +105,16 @@ def result_of(units: Sequence[int], roles: Roles) -> Result:
     return "royals" if emperor > 0 else "revolutionaries" if emperor < 0 else "draw"
 
 
+def winning_seats(result: str, units: Sequence[int], escapers: Sequence[int]) -> tuple[int, ...]:
+    """The seats that won: those with units above 0 (Y6); when an escape ended the game
+    (Y8.4), every seat but the escapers."""
+    if result == "escape":
+        return tuple(seat for seat in range(len(units)) if seat not in escapers)
+    return tuple(seat for seat, unit in enumerate(units) if unit > 0)
+
+
 @dataclass(frozen=True, slots=True)
-class RoyalistSettlement:
+class RoyalistSettlement(Payout):
     """One game's settlement, with the breakdown of Y7.3 (every tuple one entry per seat).
 
     - ``result`` (:data:`Result`; ``"escape"`` when an escape ended the game, Y8.4),
@@ -116,9 +124,8 @@ class RoyalistSettlement:
       and every seat's ``levels`` (Y7.1).
     - ``escapers`` and ``escape_payments``: per seat, −P (or −D) for an escaper and what
       each other seat receives of it (Y8.4, Y13.12); ``house_claim``: the rounding rest.
-    - ``nets`` (units × X + escape payments, Y7.2) and the money step: ``table_fees``,
-      ``dues``, ``paid``, ``received``, ``win_fees``, ``house``, ``deltas``,
-      ``balances_before``, ``balances_after``.
+    - ``nets`` (units × X + escape payments, Y7.2), and the money step of Y7.3, the
+      fields of :class:`~shuangkou.payouts.Payout` it extends.
 
     Invariant: ``sum(deltas) + house == 0``.
     """
@@ -135,20 +142,11 @@ class RoyalistSettlement:
     escape_payments: tuple[int, ...]
     house_claim: int
     nets: tuple[int, ...]
-    table_fees: tuple[int, ...]
-    dues: tuple[int, ...]
-    paid: tuple[int, ...]
-    received: tuple[int, ...]
-    win_fees: tuple[int, ...]
-    house: int
-    deltas: tuple[int, ...]
-    balances_before: tuple[int, ...]
-    balances_after: tuple[int, ...]
 
     @property
-    def capped(self) -> bool:
-        """Whether some seat paid less than it owed (Y7.3, R9.5)."""
-        return self.paid != self.dues
+    def winners(self) -> tuple[int, ...]:
+        """The seats that won (:func:`winning_seats`), as a player's history shows them."""
+        return winning_seats(self.result, self.units, self.escapers)
 
     def to_dict(self) -> dict[str, Any]:
         """The whole breakdown, JSON-ready."""
@@ -159,22 +157,14 @@ class RoyalistSettlement:
             "finish_order": list(self.finish_order),
             "places": list(self.places),
             "units": list(self.units),
+            "winners": list(self.winners),
             "match_points": self.match_points,
             "levels": list(self.levels),
             "escapers": list(self.escapers),
             "escape_payments": list(self.escape_payments),
             "house_claim": self.house_claim,
             "nets": list(self.nets),
-            "table_fees": list(self.table_fees),
-            "dues": list(self.dues),
-            "paid": list(self.paid),
-            "received": list(self.received),
-            "capped": self.capped,
-            "win_fees": list(self.win_fees),
-            "house": self.house,
-            "deltas": list(self.deltas),
-            "balances_before": list(self.balances_before),
-            "balances_after": list(self.balances_after),
+            **self.payout_view(),
         }
 
 
@@ -228,6 +218,7 @@ def settle_royalist(
                          win_fee_from=() if ended_by_escape else range(SEATS))
     place = {seat: index + 1 for index, seat in enumerate(order)}
     return RoyalistSettlement(
+        **payout.parts(),
         result=result,
         roles=roles,
         multiplier=multiplier,
@@ -240,13 +231,4 @@ def settle_royalist(
         escape_payments=tuple(int(part) for part in escape),
         house_claim=int(claim),
         nets=tuple(int(net) for net in exact),
-        table_fees=payout.table_fees,
-        dues=payout.dues,
-        paid=payout.paid,
-        received=payout.received,
-        win_fees=payout.win_fees,
-        house=payout.house,
-        deltas=payout.deltas,
-        balances_before=payout.balances_before,
-        balances_after=payout.balances_after,
     )

@@ -5,8 +5,10 @@ A set is played with the platform's ``play`` message (``{"type": "play", "seq": 
 "9 9 SJ"}``) and passed with ``pass``, the same messages as Shuangkou's (one shape for
 every climbing game in the protocol's envelope; Royalist reads no ``as``, since a set has
 one reading). The decisions are Royalist's own: ``ascend`` (``"open_solo": true`` for
-包), ``abdicate`` and ``declaration`` (``"declare": true`` / ``false``, the same question
-for every seat, Y2.6).
+包), ``call`` (in a room with a called guard card, the ascent that names the card: ``{"type":
+"call", "seq": 3, "card": "7H"}``, ``"open_solo": true`` for 包 with all four copies, Y9),
+``abdicate`` and ``declaration`` (``"declare": true`` / ``false``, the same question for
+every seat, Y2.6). The called guard card is played by its name with a star, ``7H*``.
 """
 
 from __future__ import annotations
@@ -19,11 +21,14 @@ from typing_extensions import TypedDict
 
 from ...cards import CardParseError
 from ..shuangkou.wire import PassMessage, PlayMessage
-from .deck import EMPEROR_CARD, GUARD_CARD, card_text, parse_hand
-from .game import Abdicate, Action, Ascend, Declare, Pass, Play, RoyalistError, RoyalistHand, cards_for
-from .sets import CardSet, legal_sets
+from .deck import EMPEROR_CARD, GUARD_CARD, card_text, default_call, is_called_card, parse_hand
+from .game import Abdicate, Action, Ascend, Declare, Pass, Play, RoyalistError, RoyalistHand, cards_for, parse_call
+from .sets import TOP_SYMBOL, CardSet, legal_sets
 
-__all__ = ["MESSAGES", "AbdicateMessage", "AscendMessage", "DeclareMessage", "message_action", "moves", "schemas"]
+__all__ = [
+    "MESSAGES", "AbdicateMessage", "AscendMessage", "CallMessage", "DeclareMessage", "message_action", "moves",
+    "schemas",
+]
 
 
 class _Message(BaseModel):
@@ -35,6 +40,16 @@ class AscendMessage(_Message):
 
     type: Literal["ascend"]
     seq: int
+    open_solo: bool = False
+
+
+class CallMessage(_Message):
+    """The candidate ascends against state ``seq`` by calling ``card`` (rank and suit, held
+    three or four times, Y9); ``open_solo`` announces a solo (包) with all four copies."""
+
+    type: Literal["call"]
+    seq: int
+    card: str
     open_solo: bool = False
 
 
@@ -54,7 +69,9 @@ class DeclareMessage(_Message):
     declare: bool
 
 
-MESSAGES: tuple[type[BaseModel], ...] = (AscendMessage, AbdicateMessage, DeclareMessage, PlayMessage, PassMessage)
+MESSAGES: tuple[type[BaseModel], ...] = (
+    AscendMessage, CallMessage, AbdicateMessage, DeclareMessage, PlayMessage, PassMessage,
+)
 """Royalist's client messages (``play`` and ``pass`` shared with Shuangkou)."""
 
 
@@ -62,6 +79,8 @@ def message_action(seat: int, message: BaseModel) -> Action:
     """The action ``seat`` asks for with one of :data:`MESSAGES`."""
     if isinstance(message, AscendMessage):
         return Ascend(seat, message.open_solo)
+    if isinstance(message, CallMessage):
+        return Ascend(seat, message.open_solo, parse_call(message.card))
     if isinstance(message, AbdicateMessage):
         return Abdicate(seat)
     if isinstance(message, DeclareMessage):
@@ -88,34 +107,53 @@ def moves(hand: RoyalistHand, seat: int) -> list[dict[str, object]]:
         return []
     room = hand.room
     if hand.phase == "throne":
-        both = GUARD_CARD in hand.hands[seat]
-        found: list[dict[str, object]] = [{"type": "ascend"}]
-        if both and room.open_solo:
-            found.append({"type": "ascend", "open_solo": True})
-        if not hand.forced and (not both or room.solo_may_abdicate):
+        found = _call_moves(hand, seat) if room.guard_card == "called" else _ascend_moves(hand, seat)
+        if hand.may_abdicate(seat):
             found.append({"type": "abdicate"})
         return found
     if hand.phase == "declare":
         return [{"type": "declaration", "declare": False}, {"type": "declaration", "declare": True}]
     table = hand.table_set
-    sets = legal_sets(hand.counts(seat), table, room.set_rules, hand.bomb_ranks(seat))
+    sets = legal_sets(hand.counts(seat), table, room.set_rules, hand.bomb_ranks(seat), hand.tops(seat))
     found = [{"type": "play", "cards": _move_text(hand, seat, move)} for move in sets]
     if table is not None:
         found.append({"type": "pass"})
     return found
 
 
+def _ascend_moves(hand: RoyalistHand, seat: int) -> list[dict[str, object]]:
+    """The ascent, and 包 for a holder of both marked cards (Y2.5)."""
+    found: list[dict[str, object]] = [{"type": "ascend"}]
+    if GUARD_CARD in hand.hands[seat] and hand.room.open_solo:
+        found.append({"type": "ascend", "open_solo": True})
+    return found
+
+
+def _call_moves(hand: RoyalistHand, seat: int) -> list[dict[str, object]]:
+    """Every call ``seat`` may make (Y9), the default call first, each card held four times
+    also with 包 when the room allows it; none when it must abdicate."""
+    calls = hand.calls(seat)
+    first = default_call(hand.hands[seat])
+    found: list[dict[str, object]] = []
+    for card in sorted(calls, key=lambda card: card != first):
+        found.append({"type": "call", "card": str(card)})
+        if calls[card] == 4 and hand.room.open_solo:
+            found.append({"type": "call", "card": str(card), "open_solo": True})
+    return found
+
+
 def _move_text(hand: RoyalistHand, seat: int, move: CardSet) -> str:
-    """The cards of a set as the seat plays them: ranks, and a joker the seat holds only
-    marked written ``BJ*``/``SJ*`` (a plain ``BJ`` names an unmarked one, which the hand
-    may lack)."""
+    """The cards of a set as the seat plays them: ranks, a joker the seat holds only marked
+    written ``BJ*``/``SJ*`` (a plain ``BJ`` names an unmarked one, which the hand may lack),
+    and the called guard card by its name (``7H*``, Y9)."""
     words = str(move).split()
     used = cards_for(hand.hands[seat], move)
     for marked in (EMPEROR_CARD, GUARD_CARD):
         if marked in used:
             plain = card_text(marked).rstrip("*")
             words[len(words) - 1 - words[::-1].index(plain)] = card_text(marked)
-    return " ".join(words)
+    called = [card_text(card) for card in used if is_called_card(card)]
+    return " ".join([word for word in words if word != TOP_SYMBOL] + called)
 
 
 def moves_json(hand: RoyalistHand, seat: int) -> str:
@@ -146,6 +184,7 @@ class RoyalistEventView(TypedDict, total=False):
     abdications: int
     forced: bool
     solo: Any
+    call: str
     seats: list[int]
     open_guard: int | None
     revolts: list[int]

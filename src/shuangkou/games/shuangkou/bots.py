@@ -28,7 +28,8 @@ if TYPE_CHECKING:
     from .expert import Budget
 
 __all__ = [
-    "BOTS", "Bot", "GreedyBot", "HintBot", "HostingBot", "RandomBot", "Seen", "bot_action", "hint_moves", "make_bot",
+    "BOTS", "Bot", "GreedyBot", "HintBot", "HostingBot", "RandomBot", "Seen", "bot_action", "hint_moves", "hints",
+    "make_bot",
     "whole_hand",
 ]
 
@@ -155,7 +156,7 @@ class GreedyBot(Acting):
         whole = whole_hand(hand, table, seen.rules, moves)
         if whole is not None:
             return whole
-        if table is not None and self._partner_stands(seen):
+        if table is not None and self.partner_stands(seen):
             return None
         if moves is None:
             moves = legal_moves(hand, table, seen.rules)
@@ -170,7 +171,9 @@ class GreedyBot(Acting):
             return candidates[lead_values.index(max(lead_values))]  # the first of the best, as max() takes
         opponent_cards = seen.opponent_cards
         spend_jokers = opponent_cards <= 6
-        cheap = next((move for move in groups.keeps_bombs if spend_jokers or not move.jokers), None)
+        # A joker is spent only where no natural move takes the table (every follow that
+        # breaks no bomb has the same effect: it takes the table).
+        cheap = groups.keeps[0] if groups.keeps else next(iter(groups.keeps_bombs if spend_jokers else ()), None)
         if cheap is not None and (spend_jokers or cheap.top <= 14 or table.top >= 14):
             return cheap
         bombs = groups.bombs
@@ -181,7 +184,7 @@ class GreedyBot(Acting):
             return groups.ordinary[0]
         return None
 
-    def _partner_stands(self, seen: Seen) -> bool:
+    def partner_stands(self, seen: Seen) -> bool:
         """The table is the partner's play (its last cards too: passing then lets the lead
         come to this seat by 接风, C2.3), and the one opponent still to act on it, the
         next seat, is not close to going out: beating it would only spend cards."""
@@ -229,15 +232,33 @@ _PHASE = operator.attrgetter("phase")
 _TOP = operator.attrgetter("top")
 
 
+def hints(seen: Seen) -> list[Combo | None]:
+    """The hints a player cycles through: :func:`hint_moves`, and on a follow the pass
+    (None) too — first when the partner's play stands (:meth:`GreedyBot.partner_stands`:
+    the next opponent is not about to go out) and the hand cannot go out at once, else
+    last."""
+    moves, first = _hint_order(seen)
+    if seen.table is None:
+        return list(moves)
+    if first is None and GreedyBot().partner_stands(seen):
+        return [None, *moves]
+    return [*moves, None]
+
+
 def hint_moves(seen: Seen) -> list[Combo]:
     """Every legal move in the order a good player would consider them (the hints): the
     greedy planner's choice first; then the moves that keep bombs and jokers, then those
-    that spend them, bombs last, each group weakest first — except that on a lead the moves
-    that spend nothing go by the greedy lead value (long low combinations first). Hosting
-    (R11.2) is another thing and stays as it is."""
+    that spend them, bombs last (of one phase the natural bombs first), each group weakest
+    first — except that on a lead the moves that spend nothing go by the greedy lead value
+    (long low combinations first). Hosting (R11.2) is another thing and stays as it is."""
+    return _hint_order(seen)[0]
+
+
+def _hint_order(seen: Seen) -> tuple[list[Combo], Combo | None]:
+    """:func:`hint_moves`, and the greedy planner's choice among them (None: it passes)."""
     runs = legal_move_runs(seen.hand, seen.table, seen.rules)
     if not runs:
-        return []
+        return [], None
     moves = list(chain.from_iterable(runs))
     planner = GreedyBot()
     groups = _Groups.of(seen.hand, moves)
@@ -259,7 +280,7 @@ def hint_moves(seen: Seen) -> list[Combo]:
     if first is not None and first in ordered:
         ordered.remove(first)
         ordered.insert(0, first)
-    return ordered
+    return ordered, first
 
 
 class _Groups(NamedTuple):
@@ -282,7 +303,8 @@ class _Groups(NamedTuple):
         """Sort out ``moves``, the legal moves of ``hand`` in hint order (ordinary moves first,
         bombs after them: :func:`~shuangkou.games.shuangkou.moves.hint_key`)."""
         split = bisect_left(moves, 1, key=_PHASE)  # only bombs have a phase (R4)
-        ordinary, bombs = moves[:split], moves[split:]
+        ordinary = moves[:split]
+        bombs = sorted(moves[split:], key=_bomb_order)
         ranks = hand[:SJ_SLOT]
         protected = tuple(compress(range(SJ_SLOT), map(le, repeat(4), ranks))) if max(ranks) >= 4 else ()  # bomb ranks
         jokers = bool(hand[SJ_SLOT] or hand[BJ_SLOT])
@@ -312,6 +334,11 @@ class _Groups(NamedTuple):
 
 
 _JOKER_SLOTS = (SJ_SLOT, BJ_SLOT)
+
+
+def _bomb_order(bomb: Combo) -> tuple[int, bool]:
+    """By phase, and of one phase the bombs that spend no joker first."""
+    return bomb.phase, bomb.jokers > 0
 _FIRST = itemgetter(0)  # a run's first move
 
 
@@ -327,12 +354,12 @@ def _taking_none(moves: list[Combo], slots: tuple[int, ...]) -> list[bool]:
 
 
 class HintBot(Acting):
-    """A player who always takes the first hint (:func:`hint_moves`), and passes only when
-    nothing can be played."""
+    """A player who always takes the first hint (:func:`hints`): it lets its partner's play
+    stand as the hints do, and otherwise passes only when nothing can be played."""
 
     def choose(self, seen: Seen) -> Combo | None:
-        hints = hint_moves(seen)
-        return hints[0] if hints else None
+        options = hints(seen)
+        return options[0] if options else None
 
 
 def whole_hand(hand: Counts, table: Combo | None, rules: Rules, moves: list[Combo] | None = None) -> Combo | None:

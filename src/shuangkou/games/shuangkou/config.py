@@ -54,6 +54,7 @@ from ...cards import HAND_SIZE
 from ...editions import EDITIONS, MAX_AMOUNT, Edition
 from ...payouts import level_index
 from ...roomfiles import ConfigError, Problem, RoomLayout, parse_toml, read_room_file, show_value, suggest
+from ..interface import DEFAULT_SEARCH_ROLLOUTS
 from .rules import FourJokerBomb, Rules, WildJokers
 
 __all__ = [
@@ -114,7 +115,7 @@ MAX_CARDS_LEFT = HAND_SIZE
 
 SMALLEST_BOMB_PHASE = 4  # R4.1
 
-DEFAULT_EXPERT_ROLLOUTS = 60
+DEFAULT_EXPERT_ROLLOUTS = DEFAULT_SEARCH_ROLLOUTS
 """Rollouts per move of an expert bot by default (``expert_rollouts``; :mod:`shuangkou.games.shuangkou.expert`)."""
 
 MAX_MULTIPLIER = 10**6
@@ -302,6 +303,14 @@ class RoomConfig(_Frozen):
     @classmethod
     def _tuples(cls, data: Any) -> Any:
         return _listify(data)
+
+    @property
+    def variant(self) -> Literal["rush", "classic", "qianbian"]:
+        """Which game the lobby names the room's: Rush (two seats, RULES), classic (four
+        seats, fixed partners, RULES-CLASSIC) or 千变 (the partner by the flip card, C1.4, C8)."""
+        if self.seats == 2:
+            return "rush"
+        return "qianbian" if self.partner_by_flip else "classic"
 
     @field_validator("phases")
     @classmethod

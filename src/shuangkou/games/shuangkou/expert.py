@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ...cards import DECK, NUM_SLOTS, Counts, counts_of
+from ..interface import Budget
 from .bots import Acting, GreedyBot, Seen, hint_moves, whole_hand
 from .combos import BJ_SLOT, SJ_SLOT, TWO_SLOT, Combo, Kind
 from .config import DEFAULT_EXPERT_ROLLOUTS, RoomConfig
@@ -58,26 +59,6 @@ _DECK_COUNTS: Counts = counts_of(DECK)
 
 Policy = Callable[[Seen], Combo | None]
 """A rollout policy: the move a seat makes in a playout (None: pass)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Budget:
-    """How much the expert may search per decision: ``rollouts`` playouts in all (every
-    candidate gets the same number, at least one), and at most ``milliseconds`` of wall
-    time when given (then the decision depends on the machine's speed); ``candidates``
-    moves are searched at most."""
-
-    rollouts: int = DEFAULT_ROLLOUTS
-    milliseconds: float | None = None
-    candidates: int = 12
-
-    def __post_init__(self) -> None:
-        if self.rollouts < 1:
-            raise ValueError(f"the expert's rollouts per move must be at least 1, not {self.rollouts}")
-        if self.milliseconds is not None and self.milliseconds <= 0:
-            raise ValueError(f"the expert's milliseconds per move must be above 0, not {self.milliseconds}")
-        if self.candidates < 2:
-            raise ValueError(f"the expert searches at least 2 candidate moves, not {self.candidates}")
 
 
 def unseen_counts(seen: Seen) -> Counts:

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from ...errors import Refusal, first_problem
 from ..interface import HandFacts
-from .bots import BOTS, Acting, Seen, hint_moves, make_bot
+from .bots import BOTS, Acting, Seen, hints, make_bot
 from .config import SHIPPED_NAMES, RoomConfig, config_from_dict, load_config
 from .expert import Budget
 from .game import Action, Game, GameError, GameRecord, action_from_dict, action_to_dict, seat_team
@@ -121,8 +121,9 @@ class ShuangkouFamily:
         return message_action(seat, message)
 
     def moves_json(self, hand: Game, seat: int) -> str:
-        """The seat's legal moves in hint order (:func:`~.bots.hint_moves`), as ``play`` bodies."""
-        return moves_json(hint_moves(Seen.of(hand, seat)))
+        """The seat's hints (:func:`~.bots.hints`): its legal moves in hint order as ``play``
+        bodies, and on a follow the pass among them, ``{"type": "pass"}``."""
+        return moves_json(hints(Seen.of(hand, seat)))
 
     def schemas(self) -> dict[str, Any]:
         """:func:`~.wire.schemas`."""

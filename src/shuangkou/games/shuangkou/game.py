@@ -45,6 +45,7 @@ from ...cards import (
 )
 from ...errors import Refusal, allowed
 from ..interface import Waiting
+from ..seat_actions import Escape, HostedTurn, Hosting, Timeout, seat_action_from_dict, seat_action_to_dict
 from .combos import KIND_NAMES, Combo, ComboView, InvalidCombination, Kind, beats, classify
 from .config import ConfigError, RoomConfig, config_from_dict
 from .moves import hosting_move, legal_moves
@@ -129,37 +130,6 @@ class Pass:
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
-class Timeout:
-    """The seat's turn timer ran out: the hosting move is made for it and counted (R11.3)."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class HostedTurn:
-    """Hosting makes the move of a hosted seat whose turn it is (R11.2)."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Hosting:
-    """Switch hosting on or off for a seat (R11.2): by the player, or on because the
-    player's connection dropped (R11.5)."""
-
-    seat: int
-    on: bool
-    cause: Literal["player", "disconnect"] = "player"
-
-
-@dataclass(frozen=True, slots=True)
-class Escape:
-    """The seat left the table during the game (R10)."""
-
-    seat: int
-
-
 Action = Play | Pass | Timeout | HostedTurn | Hosting | Escape
 _ACTIONS = (Play, Pass, Timeout, HostedTurn, Hosting, Escape)
 
@@ -178,15 +148,7 @@ def action_to_dict(action: Action) -> dict[str, object]:
         return data
     if isinstance(action, Pass):
         return {"seat": action.seat, "pass": True}
-    if isinstance(action, Timeout):
-        return {"seat": action.seat, "timeout": True}
-    if isinstance(action, HostedTurn):
-        return {"seat": action.seat, "hosted_turn": True}
-    if isinstance(action, Hosting):
-        if action.cause != "player":
-            return {"seat": action.seat, "hosting": action.on, "cause": action.cause}
-        return {"seat": action.seat, "hosting": action.on}
-    return {"seat": action.seat, "escape": True}
+    return seat_action_to_dict(action)
 
 
 def action_from_dict(data: Mapping[str, object]) -> Action:
@@ -207,20 +169,10 @@ def action_from_dict(data: Mapping[str, object]) -> Action:
             raise GameError("unknown_card", str(error)) from None
     if data.get("pass") is True:
         return Pass(seat)
-    if data.get("timeout") is True:
-        return Timeout(seat)
-    if data.get("hosted_turn") is True:
-        return HostedTurn(seat)
-    if isinstance(data.get("hosting"), bool):
-        cause = data.get("cause", "player")
-        if cause == "disconnect":
-            return Hosting(seat, bool(data["hosting"]), "disconnect")
-        if cause != "player":
-            raise GameError("bad_action", f"hosting cause must be 'player' or 'disconnect', not {cause!r}")
-        return Hosting(seat, bool(data["hosting"]))
-    if data.get("escape") is True:
-        return Escape(seat)
-    raise GameError("bad_action", f"unknown action {data!r}")
+    seat_action = seat_action_from_dict(seat, data, GameError)
+    if seat_action is None:
+        raise GameError("bad_action", f"unknown action {data!r}")
+    return seat_action
 
 
 # ---------------------------------------------------------------------------

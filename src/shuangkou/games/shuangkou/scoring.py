@@ -42,7 +42,7 @@ from typing import Literal, Protocol, TypeVar
 
 from typing_extensions import TypedDict  # pydantic reads it for the protocol schema on Python < 3.12
 
-from ...payouts import Amount, Payout, SettlementError, exact_share, seat_of, settle_nets, share_of, whole
+from ...payouts import Amount, Payout, PayoutView, SettlementError, exact_share, seat_of, settle_nets, share_of, whole
 from .combos import Combo, ComboView, Kind
 from .config import RoomConfig, TeamResult
 
@@ -145,9 +145,10 @@ class SettlementView(TypedDict):
     balances_after: list[int]
 
 
-class TableSettlementView(TypedDict):
+class TableSettlementView(PayoutView):
     """JSON form of a four-seat settlement, the whole breakdown of C5.8
-    (:class:`TableSettlement`): one entry per seat in every list."""
+    (:class:`TableSettlement`): one entry per seat in every list; the money step's fields
+    are :class:`~shuangkou.payouts.PayoutView`'s."""
 
     result: str
     finish_order: list[int]
@@ -168,16 +169,6 @@ class TableSettlementView(TypedDict):
     escape_payments: list[int]
     nets: list[int]
     house_claim: int
-    table_fees: list[int]
-    dues: list[int]
-    paid: list[int]
-    received: list[int]
-    capped: bool
-    win_fees: list[int]
-    house: int
-    deltas: list[int]
-    balances_before: list[int]
-    balances_after: list[int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -660,7 +651,7 @@ def decided_result(finish_order: Sequence[int]) -> TeamResult | None:
 
 
 @dataclass(frozen=True, slots=True)
-class TableSettlement:
+class TableSettlement(Payout):
     """The settlement of one four-seat game, with the breakdown of C5.8. Every tuple has
     one entry per seat 0–3 (seats as they sat for the game, after any C1.4 swap).
 
@@ -679,8 +670,7 @@ class TableSettlement:
       its part per seat (−P or −D for the escaper, each opponent's half, rounded down).
     - ``nets``: each seat's net before fees and caps (C5.6); ``house_claim`` the house's
       part of an escape payment (C6.2's rest).
-    - the money step (:class:`Payout`): ``table_fees``, ``dues``, ``paid``, ``received``,
-      ``win_fees``, ``house``, ``deltas``, ``balances_before``, ``balances_after``.
+    - the money step: the fields of :class:`~shuangkou.payouts.Payout` it extends.
 
     Invariant: ``sum(deltas) + house == 0``.
     """
@@ -704,20 +694,6 @@ class TableSettlement:
     escape_payments: tuple[int, ...]
     nets: tuple[int, ...]
     house_claim: int
-    table_fees: tuple[int, ...]
-    dues: tuple[int, ...]
-    paid: tuple[int, ...]
-    received: tuple[int, ...]
-    win_fees: tuple[int, ...]
-    house: int
-    deltas: tuple[int, ...]
-    balances_before: tuple[int, ...]
-    balances_after: tuple[int, ...]
-
-    @property
-    def capped(self) -> bool:
-        """True when some seat paid less than it owed (C5.7)."""
-        return self.paid != self.dues
 
     def to_dict(self) -> TableSettlementView:
         """JSON form of the whole breakdown (C5.8)."""
@@ -741,16 +717,7 @@ class TableSettlement:
             "escape_payments": list(self.escape_payments),
             "nets": list(self.nets),
             "house_claim": self.house_claim,
-            "table_fees": list(self.table_fees),
-            "dues": list(self.dues),
-            "paid": list(self.paid),
-            "received": list(self.received),
-            "capped": self.capped,
-            "win_fees": list(self.win_fees),
-            "house": self.house,
-            "deltas": list(self.deltas),
-            "balances_before": list(self.balances_before),
-            "balances_after": list(self.balances_after),
+            **self.payout_view(),
         }
 
 
@@ -859,6 +826,7 @@ def settle_classic(
     )
     nets = tuple(math.floor(net) for net in exact_nets)
     return TableSettlement(
+        **payout.parts(),
         result=result,
         finish_order=order,
         winners=(winning_team, winning_team + 2),
@@ -878,13 +846,4 @@ def settle_classic(
         escape_payments=tuple(math.floor(part) for part in escape),
         nets=nets,
         house_claim=-sum(nets),
-        table_fees=payout.table_fees,
-        dues=payout.dues,
-        paid=payout.paid,
-        received=payout.received,
-        win_fees=payout.win_fees,
-        house=payout.house,
-        deltas=payout.deltas,
-        balances_before=payout.balances_before,
-        balances_after=payout.balances_after,
     )

@@ -31,6 +31,7 @@ __all__ = [
     "EventView",
     "MoveView",
     "PassMessage",
+    "PassMoveView",
     "PlayMessage",
     "message_action",
     "move_body",
@@ -80,6 +81,12 @@ MoveView = TypedDict("MoveView", {"cards": str, "as": Kind})
 """A legal move as a ``play`` message names it: its cards, and the kind to read them as."""
 
 
+class PassMoveView(TypedDict):
+    """The pass among a follow's hints, as a ``pass`` message names it."""
+
+    type: Literal["pass"]
+
+
 EventType = Literal["deal", "swap", "play", "pass", "timeout", "hosting", "escape", "out", "jiefeng", "end"]
 
 EventView = TypedDict(  # functional form: "with" is a Python keyword
@@ -104,7 +111,7 @@ EventView = TypedDict(  # functional form: "with" is a Python keyword
 def schemas() -> dict[str, Any]:
     """JSON Schemas of Shuangkou's messages, view, events, moves, escape cost and settlements."""
     shapes: dict[str, Any] = {
-        "game": GameView, "event": EventView, "move": MoveView, "escape_cost": EscapeCostView,
+        "game": GameView, "event": EventView, "move": MoveView | PassMoveView, "escape_cost": EscapeCostView,
         "settlement": SettlementView | TableSettlementView,
     }
     schema = {name: TypeAdapter(shape).json_schema() for name, shape in shapes.items()}
@@ -124,10 +131,17 @@ def move_body(move: Combo) -> dict[str, str]:
     return {"cards": format_counts(move.cards), "as": move.kind}
 
 
-def moves_json(moves: Iterable[Combo]) -> str:
-    """The JSON list of the distinct :func:`move_body` of ``moves``, in their order, from a cache."""
+_PASS_BODY = '{"type":"pass"}'
+
+
+def moves_json(moves: Iterable[Combo | None]) -> str:
+    """The JSON list of the distinct :func:`move_body` of ``moves`` (None, the pass: ``{"type":
+    "pass"}``), in their order, from a cache."""
     parts = []
     for move in moves:
+        if move is None:
+            parts.append(_PASS_BODY)
+            continue
         cache = _moves.get(move.kind)
         if cache is None:
             cache = _moves[move.kind] = {}

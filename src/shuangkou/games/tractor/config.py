@@ -209,6 +209,11 @@ class TractorRoom(BaseModel):
         """The balance's level (R9.4)."""
         return self.levels[level_index(self._thresholds, balance)].level
 
+    @property
+    def variant(self) -> None:
+        """One variant: the lobby names the room by its game alone."""
+        return None
+
     @functools.cached_property
     def _thresholds(self) -> tuple[int, ...]:
         return tuple(row.needed for row in self.levels)

@@ -220,7 +220,7 @@ class TractorFamily:
 
     def replay(self, record: TractorRecord, hand: TractorHand) -> dict[str, Any]:
         """The teams, the dealer, the hands as dealt (the last deal's), the bottom as taken
-        and as buried, the trump and the levels."""
+        and as buried, the trump, the levels and the settings that order the cards."""
         return {
             "teams": [team_of(seat) for seat in range(SEATS)],
             "dealer": hand.dealer,
@@ -229,6 +229,7 @@ class TractorFamily:
             "buried": faces_text(hand.buried),
             "trump": hand.trump_view(),
             "levels": [rank_text(level) for level in hand.levels],
+            "settings": hand.settings_view(),
         }
 
     def table_bot(self, room: TractorRoom) -> TractorTableBot:

@@ -16,7 +16,10 @@ brute-force reading of T7 over every subset of small hands).
 >>> order = Order.of(rank_index("10"), 0)
 >>> lead = Lead.of(counted(faces_of("5H 5H")), order)
 >>> hand = counted(faces_of("9H 9H 7H 3H 4S"))
->>> follow_problem(hand, counted(faces_of("7H 3H")), lead, order)
+>>> problem = follow_problem(hand, counted(faces_of("7H 3H")), lead, order)
+>>> problem
+FollowProblem(rule='T7.4', need=1, given=0)
+>>> str(problem)
 'a pair of the led suit must be played: 1 held, 0 played (T7.4)'
 >>> [faces_text(sorted(play.elements())) for play in map(Counter, legal_follows(hand, lead, order))]
 ['9H 9H']
@@ -25,12 +28,14 @@ brute-force reading of T7 over every subset of small hands).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from itertools import combinations
+from typing import Literal
 
 from .formats import Counts, Lead, best_runs, pair_count, profile_of, tau
 from .order import Order
 
-__all__ = ["follow_problem", "hosting_follow", "hosting_lead", "legal_follows", "only_follow"]
+__all__ = ["FollowProblem", "follow_problem", "hosting_follow", "hosting_lead", "legal_follows", "only_follow"]
 
 
 def _split(hand: Mapping[int, int], lead: Lead, order: Order) -> tuple[Counts, Counts]:
@@ -42,21 +47,42 @@ def _split(hand: Mapping[int, int], lead: Lead, order: Order) -> tuple[Counts, C
     return suited, other
 
 
+@dataclass(frozen=True)
+class FollowProblem:
+    """The duty of T7 a follow breaks: ``need`` of what the rule counts (cards, cards of the
+    led suit, pairs in runs, pairs), ``given`` in the play. ``str()`` says it in words."""
+
+    rule: Literal["T7.1", "T7.2", "T7.3", "T7.4"]
+    need: int
+    given: int
+
+    def __str__(self) -> str:
+        if self.rule == "T7.1":
+            return f"a follow has as many cards as the lead: {self.need}, not {self.given} (T7.1)"
+        if self.rule == "T7.2":
+            return f"{self.need} cards of the led suit must be played, not {self.given} (T7.2)"
+        if self.rule == "T7.3":
+            return (f"the tractors of the led suit must be played: {self.need} pairs in runs held, "
+                    f"{self.given} played (T7.3)")
+        noun = "a pair" if self.need == 1 else f"{self.need} pairs"
+        return f"{noun} of the led suit must be played: {self.need} held, {self.given} played (T7.4)"
+
+
 def follow_problem(
     hand: Mapping[int, int], play: Mapping[int, int], lead: Lead, order: Order, partial: bool = True
-) -> str | None:
-    """Why ``play`` (cards of ``hand``) is no legal follow of ``lead`` (T7.1–T7.4), or None
-    when it is. ``partial``: ``partial_tractor_follow`` (T7.3)."""
+) -> FollowProblem | None:
+    """The duty of T7.1–T7.4 that ``play`` (cards of ``hand``) breaks as a follow of
+    ``lead``, or None when it is legal. ``partial``: ``partial_tractor_follow`` (T7.3)."""
     n = lead.size
     played = sum(play.values())
     if played != n:
-        return f"a follow has as many cards as the lead: {n}, not {played} (T7.1)"
+        return FollowProblem("T7.1", n, played)
     suited, _ = _split(hand, lead, order)
     held = sum(suited.values())
     inside = {face: count for face, count in play.items() if order.eff[face] == lead.suit}
     given = sum(inside.values())
     if given < min(n, held):
-        return f"{min(n, held)} cards of the led suit must be played, not {given} (T7.2)"
+        return FollowProblem("T7.2", min(n, held), given)
     if held <= n:
         return None
     tractors = lead.tractors
@@ -64,12 +90,11 @@ def follow_problem(
         needed = tau(profile_of(suited, order), tractors, not partial)
         made = tau(profile_of(inside, order), tractors, not partial)
         if made < needed:
-            return f"the tractors of the led suit must be played: {needed} pairs in runs held, {made} played (T7.3)"
+            return FollowProblem("T7.3", needed, made)
     pairs_needed = min(lead.pairs, pair_count(suited))
     pairs_made = pair_count(inside)
     if pairs_made < pairs_needed:
-        noun = "a pair" if pairs_needed == 1 else f"{pairs_needed} pairs"
-        return f"{noun} of the led suit must be played: {pairs_needed} held, {pairs_made} played (T7.4)"
+        return FollowProblem("T7.4", pairs_needed, pairs_made)
     return None
 
 

@@ -5,7 +5,8 @@ Phases, and whom each waits for (:meth:`TractorHand.waiting`):
 
 - ``deal``: the cards arrive round by round (T2.1); every seat that has not had its card
   of the round is waited for, under a timer of four deal intervals, and its card arrives
-  with a :class:`Draw` (its timer's action, or a bot's or hosting's). Any seat may
+  with a :class:`Draw`, its timer's action: the wait is clocked (:class:`Waiting`), so a
+  bot's or a hosted seat's card arrives with the same clock as a person's. Any seat may
   :class:`Declare` meanwhile, with cards it holds (T2.3–T2.5).
 - ``declare``: the window after the last card (T2.6): every seat that has not said it is
   done (:class:`Done`, its timer's action) is waited for; an accepted declaration reopens
@@ -25,12 +26,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
 from ...cards import CardParseError
 from ...errors import Refusal, allowed
 from ..interface import Waiting
+from ..seat_actions import Escape, HostedTurn, Hosting, Timeout, seat_action_from_dict, seat_action_to_dict
 from .config import TractorRoom, tractor_room_from_dict
 from .follows import follow_problem, hosting_follow, hosting_lead, only_follow
 from .formats import (
@@ -147,37 +149,6 @@ class Play:
         return cls(seat, _faces(cards, "play"))
 
 
-@dataclass(frozen=True, slots=True)
-class Timeout:
-    """The seat's bury or turn timer ran out (T3.2, T11.1): the hosting move is made; a
-    turn's timeout is counted."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class HostedTurn:
-    """Hosting makes the bury or the play of a hosted seat (T11.2)."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Hosting:
-    """Hosting switched on or off by the player, or on because its connection dropped."""
-
-    seat: int
-    on: bool
-    cause: Literal["player", "disconnect"] = "player"
-
-
-@dataclass(frozen=True, slots=True)
-class Escape:
-    """The seat left during the hand (T11.5)."""
-
-    seat: int
-
-
 Action = Draw | Declare | Done | Bury | Play | Timeout | HostedTurn | Hosting | Escape
 _ACTIONS = (Draw, Declare, Done, Bury, Play, Timeout, HostedTurn, Hosting, Escape)
 
@@ -191,13 +162,11 @@ def action_to_dict(action: Action) -> dict[str, object]:
         return {"seat": seat, "bury": faces_text(action.faces)}
     if isinstance(action, Play):
         return {"seat": seat, "play": faces_text(action.faces)}
-    if isinstance(action, Hosting):
-        data: dict[str, object] = {"seat": seat, "hosting": action.on}
-        if action.cause != "player":
-            data["cause"] = action.cause
-        return data
-    key = {Draw: "draw", Done: "pass", Timeout: "timeout", HostedTurn: "hosted_turn", Escape: "escape"}[type(action)]
-    return {"seat": seat, key: True}
+    if isinstance(action, Draw):
+        return {"seat": seat, "draw": True}
+    if isinstance(action, Done):
+        return {"seat": seat, "pass": True}
+    return seat_action_to_dict(action)
 
 
 def action_from_dict(data: Mapping[str, object]) -> Action:
@@ -211,15 +180,12 @@ def action_from_dict(data: Mapping[str, object]) -> Action:
             if not isinstance(cards, str):
                 raise TractorError("bad_action", f"'{key}' must be a card string, not {cards!r}")
             return kind.of(seat, cards)
-    if isinstance(data.get("hosting"), bool):
-        cause = data.get("cause", "player")
-        if cause not in ("player", "disconnect"):
-            raise TractorError("bad_action", f"hosting cause must be 'player' or 'disconnect', not {cause!r}")
-        return Hosting(seat, bool(data["hosting"]), "disconnect" if cause == "disconnect" else "player")
-    for key, flag in (("draw", Draw), ("pass", Done), ("timeout", Timeout), ("hosted_turn", HostedTurn),
-                      ("escape", Escape)):
+    for key, flag in (("draw", Draw), ("pass", Done)):
         if data.get(key) is True:
             return flag(seat)
+    seat_action = seat_action_from_dict(seat, data, TractorError)
+    if seat_action is not None:
+        return seat_action
     raise TractorError("bad_action", f"unknown action {dict(data)!r}: give one of declare, pass, bury, play, "
                        "draw, timeout, hosting, escape")
 
@@ -585,7 +551,8 @@ class TractorHand:
         if self.phase == "deal":
             round_ = min(self.drawn)
             seconds = SEATS * self.room.deal_interval_ms / 1000
-            return tuple(Waiting(seat, "deal", seconds) for seat in self._deal_order() if self.drawn[seat] == round_)
+            return tuple(Waiting(seat, "deal", seconds, clocked=True)
+                         for seat in self._deal_order() if self.drawn[seat] == round_)
         if self.phase == "declare":
             seconds = self.room.declare_window_seconds
             return tuple(Waiting(seat, "declare", seconds) for seat in self._deal_order() if seat not in self.done)
@@ -680,6 +647,18 @@ class TractorHand:
             return None
         return "an override needs a stronger declaration (T2.4)"
 
+    def declarable(self, seat: int) -> list[tuple[int, ...]]:
+        """The declarations ``seat`` may make now (T2.2–T2.5), from the cards it holds:
+        its level cards, one or two of a suit, and its joker pairs; none once declaring is
+        over or when the trump is fixed without it."""
+        if self.phase not in ("deal", "declare") or self.start.trump is not None:
+            return []
+        mine = self.hands[seat]
+        shows = [(face,) * count for face in (suit * 13 + self.level for suit in range(4))
+                 for count in (1, 2) if mine.get(face, 0) >= count]
+        shows += [(joker, joker) for joker in (SJ, BJ) if mine.get(joker, 0) == 2]
+        return [shown for shown in shows if self.declaration_problem(seat, shown) is None]
+
     def _check_bury(self, action: Bury) -> None:
         if self.phase != "bury" or action.seat != self.dealer:
             raise TractorError("not_your_turn", f"seat {action.seat} is not burying")
@@ -707,7 +686,7 @@ class TractorHand:
             return
         problem = follow_problem(hand, cards, self.lead, order, self.room.partial_tractor_follow)
         if problem is not None:
-            raise TractorError("illegal_follow", problem)
+            raise TractorError("illegal_follow", str(problem), asdict(problem))
 
     # -- applying -----------------------------------------------------------------
 
@@ -1057,14 +1036,16 @@ class TractorHand:
     # -- views -----------------------------------------------------------------------
 
     def view(self, seat: int | None = None, public: Any = None) -> dict[str, Any]:
-        """What ``seat`` may see (T11.3): its own hand, every seat's card count, every
-        declaration, the trump, the trick and the last one, a failed throw, the
-        attackers' points and cards, the bottom to the dealer once taken and to all at the
-        end. ``None``: a spectator."""
+        """What ``seat`` may see (T11.3): its own hand and the declarations it may make now,
+        every seat's card count, every declaration, the trump, the trick and the last one, a
+        failed throw, the attackers' points and cards, the bottom to the dealer once taken
+        and to all at the end, and the settings that order the cards and bind a follow.
+        ``None``: a spectator."""
         data = dict(public) if public is not None else self._public()
         if seat is not None:
             data["seat"] = seat
             data["hand"] = [face_text(face) for face in self._display(self.hands[seat])]
+            data["declarable"] = [faces_text(shown) for shown in self.declarable(seat)]
             if self.phase in ("bury", "play") and seat == self.dealer:
                 data["bottom"] = faces_text(self.bottom)
                 if self.phase == "play":
@@ -1111,7 +1092,14 @@ class TractorHand:
             "result": self.result,
             "score": self.score.view() if self.score is not None else None,
             "bottom": faces_text(self.buried or self.bottom) if over else None,
+            "settings": self.settings_view(),
         }
+
+    def settings_view(self) -> dict[str, bool]:
+        """The room's settings that order the cards (T4.3) and bind a follow (T7.3), public in
+        a view and a replay (a page sorts a hand by the first)."""
+        return {"two_is_constant_trump": self.room.two_is_constant_trump,
+                "partial_tractor_follow": self.room.partial_tractor_follow}
 
     def trump_view(self) -> dict[str, str] | None:
         """``{"suit": "H", "level": "10"}`` once fixed."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
-from ...payouts import Amount, settle_nets, whole
+from ...payouts import Amount, Payout, settle_nets, whole
 from .config import TractorRoom
 from .formats import Lead
 from .order import rank_text
@@ -161,10 +161,10 @@ class HandScore:
 
 
 @dataclass(frozen=True, slots=True)
-class TractorSettlement:
+class TractorSettlement(Payout):
     """A hand's money (T11.4–T11.5): u and X, each seat's net before fees and caps, the
-    escape penalty, then what :func:`~shuangkou.payouts.settle_nets` did. Invariant:
-    ``sum(deltas) + house == 0``."""
+    escape penalty, and the money step, the fields of :class:`~shuangkou.payouts.Payout` it
+    extends. Invariant: ``sum(deltas) + house == 0``."""
 
     score: HandScore
     units: int
@@ -172,15 +172,16 @@ class TractorSettlement:
     nets: tuple[int, ...]
     escaper: int | None
     penalty: int
-    table_fees: tuple[int, ...]
-    paid: tuple[int, ...]
-    received: tuple[int, ...]
-    win_fees: tuple[int, ...]
-    house: int
-    deltas: tuple[int, ...]
-    balances_before: tuple[int, ...]
-    balances_after: tuple[int, ...]
     extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def winners(self) -> list[int]:
+        """The seats of the team that won the hand; of a hand an escape stopped, the
+        escaper's opponents (as a player's history shows them)."""
+        team = self.score.winning_team
+        if team is None and self.escaper is not None:
+            team = 1 - team_of(self.escaper)
+        return [seat for seat in range(4) if team is not None and team_of(seat) == team]
 
     def to_dict(self) -> dict[str, Any]:
         """The whole breakdown, JSON-ready."""
@@ -189,19 +190,13 @@ class TractorSettlement:
             **self.score.view(),
             "teams": [team_of(seat) for seat in range(4)],
             "dealer_team": [seat for seat in range(4) if team_of(seat) == dealer_team],
+            "winners": self.winners,
             "units": self.units,
             "match_points": self.match_points,
             "nets": list(self.nets),
             "escaper": self.escaper,
             "escape_penalty": self.penalty,
-            "table_fees": list(self.table_fees),
-            "paid": list(self.paid),
-            "received": list(self.received),
-            "win_fees": list(self.win_fees),
-            "house": self.house,
-            "deltas": list(self.deltas),
-            "balances_before": list(self.balances_before),
-            "balances_after": list(self.balances_after),
+            **self.payout_view(),
             **self.extra,
         }
 
@@ -230,6 +225,6 @@ def settle_hand(
     payout = settle_nets(room, balances, nets, win_fee_from=[seat for seat in range(4) if nets[seat] > 0])
     shown = tuple(int(net) if isinstance(net, int) else int(net.__floor__()) for net in nets)
     return TractorSettlement(
-        score, units, x, shown, escaper, penalty, payout.table_fees, payout.paid, payout.received, payout.win_fees,
-        payout.house, payout.deltas, payout.balances_before, payout.balances_after, dict(extra or {}),
+        **payout.parts(), score=score, units=units, match_points=x, nets=shown, escaper=escaper, penalty=penalty,
+        extra=dict(extra or {}),
     )

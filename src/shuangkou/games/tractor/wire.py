@@ -24,7 +24,7 @@ from typing_extensions import TypedDict  # pydantic needs it for schemas on Pyth
 from .follows import hosting_follow, hosting_lead, legal_follows
 from .formats import Counts, profile_of, run_tops
 from .hand import Action, Bury, Declare, Done, Play, TractorError, TractorHand
-from .order import BJ, SJ, TRUMP, faces_text
+from .order import TRUMP, faces_text
 
 __all__ = [
     "MESSAGES",
@@ -114,13 +114,7 @@ def moves(hand: TractorHand, seat: int) -> list[dict[str, str]]:
     if phase in ("deal", "declare"):
         if hand.start.trump is not None:
             return found
-        mine = hand.hands[seat]
-        level = hand.level
-        shows = [(face,) * count for suit in range(4) for face in (suit * 13 + level,)
-                 for count in (1, 2) if mine.get(face, 0) >= count]
-        shows += [(joker, joker) for joker in (SJ, BJ) if mine.get(joker, 0) == 2]
-        found = [{"type": "declare", "cards": faces_text(shown)} for shown in shows
-                 if hand.declaration_problem(seat, shown) is None]
+        found = [{"type": "declare", "cards": faces_text(shown)} for shown in hand.declarable(seat)]
         if phase == "declare" and seat in (wait.seat for wait in hand.waiting()):
             found.append({"type": "declare_done"})
         return found
@@ -218,6 +212,13 @@ class ScoreView(TypedDict):
     match_over: bool
 
 
+class SettingsView(TypedDict):
+    """The room's settings that order the cards (T4.3) and bind a follow (T7.3)."""
+
+    two_is_constant_trump: bool
+    partial_tractor_follow: bool
+
+
 class TractorView(TypedDict):
     """What a seat (or a spectator) sees of a hand (T11.3): :meth:`~.hand.TractorHand.view`."""
 
@@ -248,8 +249,10 @@ class TractorView(TypedDict):
     result: Literal["dealer", "attackers", "escape"] | None
     score: ScoreView | None
     bottom: str | None
+    settings: SettingsView
     seat: NotRequired[int]
     hand: NotRequired[list[str]]
+    declarable: NotRequired[list[str]]
     buried: NotRequired[str]
 
 

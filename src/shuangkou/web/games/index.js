@@ -8,6 +8,10 @@
 //
 //   name                          the game's name, as the server writes it
 //   words                         its words, {en: {key: text}, zh: {…}}, merged into the shell's dictionaries on load
+//   stylesheet (optional)         its own CSS file, relative to its folder (e.g. "style.css"), linked on load
+//   mount(parts)                  once, before its first table: fill the shell's slots with its own markup;
+//                                 parts = {felt, tools, dock}, an element each (the felt's layer, beside
+//                                 Hosting, the dock under the seat); ids in it are unique across games
 //   initialState(storage)         the game's keys of the page's state (its remembered choices read from storage)
 //   reduce(before, after, message) the game's part of every server message, after the shell's reducer: the state
 //   start(shell)                  once, before its first table: wire its buttons; shell = {state(), update(next),
@@ -20,9 +24,12 @@
 //   tell(event)                   what an event the shell does not tell says (sounds, announcements, banners)
 //   key(event)                    a key pressed at the table
 //   settlement(state, {replay})   the result's breakdown, {nodes, spoken}, or null before a settlement
-//   replay: {now, seat, text}     a replay's step: (state, replay, step), (state, step, seat), (state, step)
+//   replay: {steps, state, now, seat, text} a finished game step by step: steps(replay) the steps (step 0 the
+//                                 deal), state(replay, steps, seat) the table they show; a step's panels
+//                                 now(state, replay, step), seat(state, step, seat) and text(state, step)
 //   rules()                       the rules in short (list items for the lobby)
 //   help()                        the help's body
+//   resultName(result) (optional) a stored game's result in words (the history); without it, the words result.NAME
 
 import { addWords } from "../i18n.js";
 
@@ -30,9 +37,9 @@ import { addWords } from "../i18n.js";
 export const DEFAULT_GAME = "shuangkou";
 
 /** The names this page has a renderer for (a folder games/NAME/ each). */
-export const GAMES = Object.freeze(["shuangkou"]);
+export const GAMES = Object.freeze(["shuangkou", "tractor", "royalist"]);
 
-const MEMBERS = ["name", "words", "initialState", "reduce", "start", "render", "seatBadges", "refusals", "after", "tell", "key", "settlement", "replay", "rules", "help"];
+const MEMBERS = ["name", "words", "mount", "initialState", "reduce", "start", "render", "seatBadges", "refusals", "after", "tell", "key", "settlement", "replay", "rules", "help"];
 
 const loading = new Map(); // name → Promise of its renderer
 const loaded = new Map(); // name → its renderer, once loaded
@@ -54,6 +61,7 @@ export function loadGame(name) {
       if (missing.length) throw new Error(`games/${name}/index.js is no renderer: it lacks ${missing.join(", ")}`);
       if (renderer.name !== name) throw new Error(`games/${name}/index.js is the renderer of "${renderer.name}", not of "${name}"`);
       addWords(renderer.words);
+      if (renderer.stylesheet) addStylesheet(new URL(renderer.stylesheet, new URL(`./${name}/index.js`, import.meta.url)));
       loaded.set(name, renderer);
       return renderer;
     });
@@ -61,6 +69,13 @@ export function loadGame(name) {
     loading.set(name, promise);
   }
   return loading.get(name);
+}
+
+/** Link a game's own stylesheet into the page, once. */
+function addStylesheet(url) {
+  if (typeof document === "undefined") return; // no page (Node's tests)
+  if (document.querySelector(`link[rel="stylesheet"][href="${url.href}"]`)) return;
+  document.head.append(Object.assign(document.createElement("link"), { rel: "stylesheet", href: url.href }));
 }
 
 /** A game's renderer if it is loaded already, else null (no wait). */

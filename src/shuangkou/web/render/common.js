@@ -3,7 +3,7 @@
 
 import { t, formatNumber } from "../i18n.js";
 import { h } from "../dom.js";
-import { isFourSeat, mySeat, positionOf, seatInfo } from "../state.js";
+import { isManySeat, mySeat, positionOf, seatInfo } from "../state.js";
 
 const SHIPPED_TITLES = { "Points room": "points", "Wealth room": "wealth", "Classic room": "classic", "Qianbian room (千变)": "qianbian" };
 
@@ -26,13 +26,13 @@ export function nameWithLevel(seat) {
   return seat?.bot_level ? t("seat.withLevel", { name, level: t(`botLevel.${seat.bot_level}`) }) : name;
 }
 
-/** "You", or the seat's name (remembered after it left); at four seats the server's bots,
- * all called "Bot", are told apart by where they sit ("Bot (right)"). */
+/** "You", or the seat's name (remembered after it left); at four or five seats the server's
+ * bots, all called "Bot", are told apart by where they sit ("Bot (right)"). */
 export function seatName(state, index) {
   if (index === null || index === undefined) return "";
   if (index === mySeat(state)) return t("seat.you");
   const info = seatInfo(state, index);
-  if (isFourSeat(state) && info?.bot && info.name === "Bot") return t("seat.botAt", { where: t(`seat.where.${positionOf(state, index)}`) });
+  if (isManySeat(state) && info?.bot && info.name === "Bot") return t("seat.botAt", { where: t(`seat.where.${positionOf(state, index)}`) });
   return displayName(info);
 }
 

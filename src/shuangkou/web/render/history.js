@@ -3,6 +3,7 @@
 
 import { t, getLang } from "../i18n.js";
 import { $, h } from "../dom.js";
+import { loadedGame } from "../games/index.js";
 import { replayHash } from "../replay.js";
 import { money, nameWithLevel, roomTitle, signed, unit } from "./common.js";
 
@@ -12,9 +13,15 @@ export function dateText(iso) {
   return new Date(stamp).toLocaleString(getLang() === "zh" ? "zh-CN" : "en-GB", { dateStyle: "medium", timeStyle: "short" });
 }
 
-/** A room's title as the lobby names it (its name when the lobby does not list it). */
-export function roomName(rooms, name) {
-  const room = rooms.find((candidate) => candidate.name === name);
+/** A stored game's result in words: its game's (the renderer's `resultName`), else `result.NAME`. */
+function resultName(row) {
+  const game = loadedGame(row.family);
+  return game?.resultName ? game.resultName(row.result) : t(`result.${row.result}`);
+}
+
+/** A room's title as the lobby names it, or from the stored game's `title` (a shipped title in the reader's language) when the lobby does not list it (no account), else its name. */
+export function roomName(rooms, name, title = null) {
+  const room = rooms.find((candidate) => candidate.name === name) || (title ? { title } : null);
   return room ? roomTitle(room) : name;
 }
 
@@ -45,7 +52,7 @@ export function renderHistory(view, rooms, link) {
       row.partner.length ? h("span", { class: "g-partner", "data-testid": "history-partner" }, t("history.partner", { names: names(row.partner) })) : null,
       h("span", { class: "g-against", "data-testid": "history-against" }, t("history.against", { names: names(row.opponents) }))),
     h("span", { class: "g-result", "data-testid": "history-result" },
-      h("strong", {}, t(row.won ? "history.won" : "history.lost")), " · ", t(`result.${row.result}`)),
+      h("strong", {}, t(row.won ? "history.won" : "history.lost")), " · ", resultName(row)),
     h("span", { class: `g-delta ${row.delta >= 0 ? "up" : "down"}`, "data-testid": "history-delta" }, `${signed(row.delta)} ${unit(row.edition)}`),
     h("span", { class: "g-after" }, h("span", { class: "g-label" }, `${t("history.after")} `),
       h("span", { "data-testid": "history-after" }, money(row.balanceAfter, row.edition))))));

@@ -1,10 +1,10 @@
 // What the escape dialog says before leaving a game, the same for every game: the penalty
-// (two seats or four, `settle` or `host`), then what leaving charges in all as the server
+// (two seats, four or five, `settle` or `host`), then what leaving charges in all as the server
 // would settle it now, with its parts. Every figure is the server's (`escape_cost`).
 
 import { t } from "../i18n.js";
 import { h } from "../dom.js";
-import { escapeCharge, escapeDialog, isFourSeat } from "../state.js";
+import { escapeCharge, escapeDialog, isFourSeat, isManySeat } from "../state.js";
 import { money } from "./common.js";
 
 /** The dialog's lines, or null when leaving now is no escape (no dialog). */
@@ -14,6 +14,8 @@ export function escapeBody(state) {
   const body = [];
   if (isFourSeat(state)) {
     body.push(t(escape.mode === "host" ? "leave.bodyHost4" : "leave.bodySettle4", { penalty: money(escape.penalty, escape.edition) }));
+  } else if (isManySeat(state)) {
+    body.push(t(escape.mode === "host" ? "leave.bodyHostMany" : "leave.bodySettleMany", { penalty: money(escape.penalty, escape.edition) }));
   } else if (escape.mode === "host") {
     body.push(t("leave.bodyHost"));
   } else {

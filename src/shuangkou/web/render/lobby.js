@@ -1,4 +1,4 @@
-// The name screen and the lobby: wallets, rooms (two seats or four), the rules in short (the
+// The name screen and the lobby: wallets, rooms (two seats, four or five), the rules in short (the
 // words of each room's game, from that game's renderer).
 
 import { t, formatNumber } from "../i18n.js";
@@ -28,7 +28,7 @@ export function renderLoginError(text) {
  * escape report's; `gameOf(name)`: the renderer of a game (a room's `family`), null while it
  * loads. Each room card names its game (`data-game`), and "How to play" holds the rules in
  * short of each of the rooms' games, once, each item naming its game. */
-export function renderLobby(state, { join, dismissReport }, gameOf = () => null) {
+export function renderLobby(state, { join, dismissReport, dismissSeatLost }, gameOf = () => null) {
   if (state.view !== "lobby") return;
   const names = [...new Set(state.rooms.length ? state.rooms.map(familyOf) : [familyOf(null)])];
   $("#rules").replaceChildren(...names.flatMap((name) => {
@@ -37,6 +37,7 @@ export function renderLobby(state, { join, dismissReport }, gameOf = () => null)
     return items;
   }));
   renderEscapeReport(state.escapeReport, dismissReport);
+  renderSeatLost(state.seatLost, dismissSeatLost);
   const account = state.account;
   $("#lobby-greeting").textContent = account ? t("lobby.hello", { name: account.name }) : "";
   const wallets = $("#wallets");
@@ -63,6 +64,7 @@ export function renderLobby(state, { join, dismissReport }, gameOf = () => null)
     const tooPoor = room.entry !== null && room.entry !== undefined && balance !== undefined && balance < room.entry;
     const disabled = state.joining || !room.open || tooPoor || state.connection.status !== "open";
     const four = room.seats === 4;
+    const many = (room.seats ?? 2) > 2;
     const stakes = { lo: formatNumber(room.stakes[0]), hi: formatNumber(room.stakes[1]) };
     const facts = h("dl", { class: "room-facts" },
       h("div", { title: t("room.stakesHelp", stakes), "data-testid": `stakes-${room.name}` }, h("dt", {}, t("room.stakes")),
@@ -75,6 +77,8 @@ export function renderLobby(state, { join, dismissReport }, gameOf = () => null)
       room.free_seats ? h("div", { class: "room-waiting" }, h("dt", {}, t("room.waiting")),
         h("dd", { "data-testid": `free-seats-${room.name}` }, t("room.freeSeats", { count: room.free_seats }))) : null,
     );
+    const told = gameOf(familyOf(room))?.room?.(room); // the game it plays and what differs, in the game's words
+    const seats = four ? t("room.four") : many ? t("room.many", { count: room.seats }) : t("room.two");
     const note = !room.open ? t("room.closed") : tooPoor ? t("room.tooPoor", { entry: money(room.entry, room.edition) }) : null;
     rooms.append(
       h("article", { class: `room room-${room.edition}${four ? " room-four" : ""}`, "data-room": room.name, "data-seats": String(room.seats ?? 2),
@@ -83,18 +87,29 @@ export function renderLobby(state, { join, dismissReport }, gameOf = () => null)
         h("header", { class: "room-head" },
           h("span", { class: "room-badge" }, t(`edition.${room.edition}`)),
           h("h3", { id: `room-${room.name}` }, roomTitle(room))),
-        h("p", { class: "room-seats", "data-testid": `seats-${room.name}` }, four ? t("room.four") : t("room.two")),
+        h("p", { class: "room-seats", "data-testid": `seats-${room.name}` }, told ? told.game : seats),
+        told ? h("p", { class: "room-about", "data-testid": `about-${room.name}` }, told.about) : null,
         facts,
         note ? h("p", { class: "room-note" }, note) : null,
         h("div", { class: "room-actions" },
           h("button", { type: "button", class: "btn primary", disabled, "data-action": "quick",
             onclick: () => join(room.name, "human") }, t("room.quick")),
           h("button", { type: "button", class: "btn secondary", disabled, "data-action": "bot",
-            onclick: () => join(room.name, "bot") }, four ? t("room.bots") : t("room.bot")),
+            onclick: () => join(room.name, "bot") }, many ? t("room.bots") : t("room.bot")),
           h("button", { type: "button", class: "btn ghost", disabled, "data-action": "invite",
-            onclick: () => join(room.name, "invite") }, four ? t("room.inviteFriends") : t("room.invite")))),
+            onclick: () => join(room.name, "invite") }, many ? t("room.inviteFriends") : t("room.invite")))),
     );
   }
+}
+
+/** The ready timer freed our seat (R11.4): said until dismissed or the next join. */
+function renderSeatLost(lost, dismiss) {
+  const node = $("#seat-lost");
+  node.hidden = !lost;
+  node.replaceChildren(...(lost ? [h("section", { class: "lobby-report", "data-testid": "seat-lost", role: "status" },
+    h("h2", {}, t("seatLost.title")),
+    h("p", {}, t("seatLost.body")),
+    h("button", { type: "button", class: "btn ghost small", onclick: dismiss }, t("report.close")))] : []));
 }
 
 /**
@@ -122,7 +137,7 @@ function renderEscapeReport(report, dismiss) {
   const notes = report.hosted
     ? [t("left.hosted"), report.when === "end" ? t("report.hostedEnd", { penalty: money(report.penalty, edition) }) : null].filter(Boolean)
     : [];
-  node.replaceChildren(h("section", { class: "escape-report", "data-testid": "escape-report", "aria-labelledby": "escape-report-title" },
+  node.replaceChildren(h("section", { class: "lobby-report", "data-testid": "escape-report", "aria-labelledby": "escape-report-title" },
     h("h2", { id: "escape-report-title" }, report.hosted ? t("report.hostedTitle")
       : t("leave.done", { delta: signed(-report.total), unit: unit(edition) })),
     rows.length ? h("dl", {}, ...rows.map(([key, value, testid]) => h("div", { "data-testid": `report-${testid}` }, h("dt", {}, t(key)), h("dd", {}, value)))) : null,

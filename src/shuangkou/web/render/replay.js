@@ -7,6 +7,7 @@
 import { t, formatNumber } from "../i18n.js";
 import { $, h } from "../dom.js";
 import { seatsFrom } from "../replay.js";
+import { dateText } from "./history.js";
 
 /**
  * Draw the replay. `view`: `{status: "loading" | "unknown" | "notFinished" | "failed", id}`
@@ -24,7 +25,7 @@ export function renderReplay(view, rooms, on) {
     return;
   }
   const { replay, steps, index, state, game } = view;
-  meta.textContent = t("replay.meta", { room: rooms(replay), date: view.date });
+  meta.textContent = t("replay.meta", { room: rooms(replay), date: dateText(replay.finished_at) });
   const step = steps[index];
   const last = steps.length - 1;
   const button = (label, key, target, testid, shortcut) => h("button", {

@@ -7,7 +7,7 @@
 
 import { t } from "../i18n.js";
 import { $, announce, h } from "../dom.js";
-import { canFillWithBots, isFourSeat, readiness, seatPositions } from "../state.js";
+import { canFillWithBots, isManySeat, readiness, seatPositions } from "../state.js";
 import { displayName, money, seatName, signed, unit } from "./common.js";
 
 /** Show (or hide) the result overlay. `actions`: {leave, ready, copyGameId, fillBots, replay};
@@ -70,20 +70,21 @@ export function balanceCell(key, value, seat, edition) {
 }
 
 /** The whole game id, to copy (`shuangkou replay GAME_ID`), and the link to its replay in the page. */
-function gameIdField(id, { copyGameId, replay }) {
+function gameIdField(id, { copyGameId, replay, replaying }) {
   return h("div", { class: "game-id" },
     h("label", { for: "game-id" }, t("result.gameIdLabel")),
     h("div", { class: "game-id-row" },
       h("input", { id: "game-id", readonly: true, value: id, "data-testid": "game-id", onfocus: (event) => event.target.select() }),
       h("button", { type: "button", class: "btn ghost small", onclick: copyGameId }, t("result.copyId")),
-      replay ? h("a", { class: "btn secondary small", href: replay(id), "data-testid": "result-replay" }, t("replay.open")) : null));
+      replay ? h("a", { class: "btn secondary small", href: replay(id), onclick: replaying, "data-testid": "result-replay" }, t("replay.open"))
+        : null));
 }
 
 /** Whether the others are ready for the next game: the opponent (two seats), or each of the
- * three others with *Fill with bots* once a seat is free (four seats). */
+ * others with *Fill with bots* once a seat is free (four or five seats). */
 function readyArea(state, { fillBots }) {
   const others = readiness(state);
-  if (isFourSeat(state)) {
+  if (isManySeat(state)) {
     const name = (seat) => seatName(state, seat);
     return h("div", { class: "result-ready", "data-testid": "others-ready" },
       ...others.map(({ seat, status }) => h("p", { class: "muted", "data-seat": String(seat) },

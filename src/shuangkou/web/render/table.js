@@ -1,21 +1,24 @@
 // The table's frame, the same for every game: every seat with its timer (two seats: you and
 // the opponent opposite; four: you at the bottom, the next seat on your right, your partner
-// opposite, the previous seat on your left), the felt's middle between games (waiting,
-// ready), the hosting switch, the turn timers, the banner at the top of the felt, and the
+// opposite, the previous seat on your left; five: the two seats after your right one across
+// the top), the felt's middle between games (waiting,
+// ready), the hosting switch, the turn timers, a banner in the message lane, and the
 // result's overlay. What is drawn during a game (the play to beat, the hand, the game's
 // buttons …) is the game's renderer's (`render`), given the felt's middle when it is its.
 
 import { t } from "../i18n.js";
-import { $, h } from "../dom.js";
+import { $, banner, h } from "../dom.js";
 import {
-  botOffer, canFillWithBots, hostingButton, isFourSeat, isMyTurn, isPlaying, mySeat, opponentSeat, readiness, seatCount,
-  seatPositions, secondsUntil, turnTimer,
+  actsNow, botOffer, canFillWithBots, hostingButton, isFourSeat, isManySeat, isMyTurn, isPlaying, mySeat, opponentSeat,
+  readiness, seatCount, seatPositions, secondsUntil, turnTimer,
 } from "../state.js";
 import { displayName, initial, levelTag, money, seatName } from "./common.js";
 import { renderResult } from "./result.js";
 
 /** The seat elements by their place at the table. */
-const SEAT_NODES = { me: "#seat-me", top: "#seat-opp", left: "#seat-left", right: "#seat-right" };
+const SEAT_NODES = {
+  me: "#seat-me", top: "#seat-opp", left: "#seat-left", right: "#seat-right", topLeft: "#seat-top-left", topRight: "#seat-top-right",
+};
 
 /**
  * Everything at the table. `actions`: {leave, ready, copyInvite, fillBots, acceptBots,
@@ -25,19 +28,19 @@ export function renderTable(state, actions, now, game) {
   if (state.view !== "table" || !state.table) return;
   const table = state.table;
   const view = $("#view-table");
-  const four = isFourSeat(state);
   view.dataset.phase = table.phase;
   view.dataset.seq = String(table.seq);
   view.dataset.gameId = table.game_id || "";
   view.dataset.turn = isPlaying(state) ? (isMyTurn(state) ? "me" : "opp") : "";
   view.dataset.hosting = table.game && table.game.hosting[mySeat(state)] ? "on" : "off";
   view.dataset.seats = String(seatCount(state));
-  const positions = four ? seatPositions(state) : { me: mySeat(state), top: opponentSeat(state) };
+  const positions = isManySeat(state) ? seatPositions(state) : { me: mySeat(state), top: opponentSeat(state) };
   for (const [position, selector] of Object.entries(SEAT_NODES)) {
     const node = $(selector);
     node.hidden = !(position in positions);
     if (!node.hidden) renderSeat(state, node, positions[position], position, game);
   }
+  renderDirection(state);
   const center = $("#felt-center");
   center.replaceChildren();
   const between = renderCenter(state, center, actions);
@@ -45,10 +48,19 @@ export function renderTable(state, actions, now, game) {
   renderHosting(state);
   renderResult(state, actions, game);
   renderTimers(now);
-  drawBanner();
 }
 
-/** One seat at its place (`position`: "me", "top", "left" or "right"); what it shows of the
+/** At three seats or more, which way play goes: counter-clockwise in every game here (C1.1, Y0). */
+function renderDirection(state) {
+  const cue = $("#play-direction");
+  cue.hidden = !isManySeat(state);
+  cue.title = t("table.directionHelp");
+  cue.replaceChildren(h("span", { class: "direction-arrow", "aria-hidden": "true" }, "↺"),
+    h("span", { class: "direction-words" }, t("table.direction")));
+  cue.setAttribute("aria-label", t("table.directionHelp"));
+}
+
+/** One seat at its place (`position`: "me", "top", "left", "right", "topLeft" or "topRight"); what it shows of the
  * game (Shuangkou: its team, place and cards) is the game's renderer's (`seatBadges`). */
 function renderSeat(state, node, index, position, renderer) {
   node.replaceChildren();
@@ -66,7 +78,7 @@ function renderSeat(state, node, index, position, renderer) {
     return;
   }
   node.classList.remove("empty");
-  const toAct = isPlaying(state) && game.to_act === index;
+  const toAct = actsNow(state, index);
   node.classList.toggle("to-act", Boolean(toAct));
   const hosting = game && !game.finished && game.hosting[index];
   const tags = [...(badges.tags || [])];
@@ -97,7 +109,8 @@ function renderSeat(state, node, index, position, renderer) {
   const info = h("div", { class: "seat-info" },
     h("div", { class: "avatar", "aria-hidden": "true" }, seat.bot ? "🂠" : initial(seat.name)),
     h("div", { class: "seat-text" },
-      h("div", { class: "seat-name" }, h("span", { class: "name" }, displayName(seat)), mine ? h("span", { class: "you" }, t("seat.youTag")) : null),
+      h("div", { class: "seat-name" }, h("span", { class: "name", "data-testid": `seat-name-${index}` }, mine ? displayName(seat) : seatName(state, index)),
+        mine ? h("span", { class: "you" }, t("seat.youTag")) : null),
       h("div", { class: "seat-balance", "data-testid": `seat-balance-${index}` }, money(seat.balance, table.edition)),
       h("div", { class: "tags" }, ...tags),
       badges.line || null),
@@ -114,20 +127,20 @@ function renderSeat(state, node, index, position, renderer) {
 function renderCenter(state, center, { leave, ready, copyInvite, fillBots, acceptBots }) {
   const table = state.table;
   const seats = table.seats;
-  const four = isFourSeat(state);
+  const many = isManySeat(state);
   if (table.phase === "waiting" && seats.some((seat) => seat === null)) {
     const link = `${location.origin}${location.pathname}?table=${encodeURIComponent(table.id)}`;
     const seated = seats.filter(Boolean).length;
     const offered = botOffer(state);
     center.append(h("div", { class: "panel waiting", "data-testid": "waiting" },
       h("div", { class: "spinner big", "aria-hidden": "true" }),
-      h("h2", {}, four ? t("wait.title4") : t("wait.title")),
-      h("p", {}, four ? t("wait.body4", { seated, seats: seats.length }) : t("wait.body")),
+      h("h2", {}, many ? t("wait.title4") : t("wait.title")),
+      h("p", {}, many ? t("wait.body4", { seated, seats: seats.length }) : t("wait.body")),
       offered ? h("div", { class: "bot-offer", role: "status", "data-testid": "bots-offer" },
         h("p", { class: "offer-title" }, t("offer.title", { count: offered })),
         h("p", {}, t("offer.body")),
         h("button", { type: "button", class: "btn primary", onclick: acceptBots, "data-testid": "accept-bots" }, t("offer.accept"))) : null,
-      h("label", { for: "invite-link", class: "invite-label" }, four ? t("invite.label4") : t("invite.label")),
+      h("label", { for: "invite-link", class: "invite-label" }, many ? t("invite.label4") : t("invite.label")),
       h("div", { class: "invite-row" },
         h("input", { id: "invite-link", readonly: true, value: link, "data-testid": "invite-link",
           onfocus: (event) => event.target.select() }),
@@ -151,12 +164,13 @@ function readyPanel(state, ready) {
   const table = state.table;
   const mine = table.seats[table.you];
   const deadline = mine?.ready_deadline;
-  const four = isFourSeat(state);
+  const many = isManySeat(state);
   const others = readiness(state);
   const waitingFor = others.filter((other) => other.status !== "ready").map((other) => seatName(state, other.seat));
   const opponent = table.seats[opponentSeat(state)];
-  const intro = four ? t("ready.four") : opponent ? t("ready.against", { name: displayName(opponent) }) : "";
-  const waiting = four ? t("ready.waitingFor", { names: waitingFor.join(t("list.and")) }) : t("ready.waiting", { name: displayName(opponent) });
+  const intro = isFourSeat(state) ? t("ready.four") : many ? t("ready.many", { seats: seatCount(state) })
+    : opponent ? t("ready.against", { name: displayName(opponent) }) : "";
+  const waiting = many ? t("ready.waitingFor", { names: waitingFor.join(t("list.and")) }) : t("ready.waiting", { name: displayName(opponent) });
   return h("div", { class: "panel ready-panel", "data-testid": "ready-panel" },
     h("h2", {}, t("ready.title")),
     h("p", {}, intro),
@@ -193,36 +207,15 @@ export function renderTimers(now) {
   }
 }
 
-const BANNER_MS = 2200;
-let banner = null; // the banner up: {words: () => [title, detail]} in the current language
-let bannerTimer = null;
-
 /**
- * A banner at the top of the felt, for a moment of the game (in Shuangkou a bomb and its
- * phase, 接风), above the play and never over a card; `kind` "bomb" also flashes the felt's rim. `words()` gives its title and detail in
- * the current language, so a change of language redraws it. Emptied when it has faded.
+ * A banner for a moment of the game (in Shuangkou a bomb and its phase, 接风), in the message
+ * lane with the toasts, never over a card; `kind` "bomb" also flashes the felt's rim.
+ * `words()` gives its title and detail in the current language, so a change of language
+ * redraws it.
  */
 export function showBanner(kind, words) {
-  const node = $("#banner");
-  banner = { words };
-  drawBanner();
-  node.className = "banner";
-  void node.offsetWidth; // restart the animation
-  node.className = `banner show banner-${kind}`;
+  banner(kind, words);
   if (kind === "bomb") flashFelt();
-  clearTimeout(bannerTimer);
-  bannerTimer = setTimeout(() => {
-    banner = null;
-    node.className = "banner";
-    node.replaceChildren();
-  }, BANNER_MS);
-}
-
-/** The banner's words, in the current language. */
-export function drawBanner() {
-  if (!banner) return;
-  const [title, detail] = banner.words();
-  $("#banner").replaceChildren(h("span", { class: "banner-title" }, title), h("span", { class: "banner-detail" }, detail));
 }
 
 function flashFelt() {

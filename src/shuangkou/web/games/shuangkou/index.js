@@ -5,8 +5,10 @@
 import { words } from "./i18n.js";
 import { after, key, preferences, start, tell } from "./play.js";
 import { REFUSALS, reduce } from "./state.js";
-import { helpNodes, lobbyRules } from "./render/help.js";
+import { helpNodes, lobbyRules, roomGame } from "./render/help.js";
+import { mount } from "./render/markup.js";
 import { nowPanel, seatPanel, stepText } from "./render/replay.js";
+import { replayState, replaySteps } from "./steps.js";
 import { settlementNodes } from "./render/result.js";
 import { seatBadges } from "./render/seat.js";
 import { renderGame } from "./render/table.js";
@@ -14,6 +16,7 @@ import { renderGame } from "./render/table.js";
 export default {
   name: "shuangkou",
   words,
+  mount,
   initialState: preferences,
   reduce,
   start,
@@ -24,7 +27,8 @@ export default {
   tell,
   key,
   settlement: settlementNodes,
-  replay: { now: nowPanel, seat: seatPanel, text: stepText },
+  replay: { steps: replaySteps, state: replayState, now: nowPanel, seat: seatPanel, text: stepText },
   rules: lobbyRules,
   help: helpNodes,
+  room: roomGame,
 };

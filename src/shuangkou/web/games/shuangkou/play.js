@@ -7,23 +7,19 @@
 import { t } from "./i18n.js";
 import { cardLabel, parseCard } from "../../deck.js";
 import { $, announce, toast } from "../../dom.js";
+import { RANK_KEYS, handKey } from "../../handkeys.js";
 import { seatName } from "../../render/common.js";
 import { showBanner } from "../../render/table.js";
 import { describeCombo, phaseText } from "./combos.js";
 import * as S from "./state.js";
-import { focusHand, handNodes, handRows, layoutHand, renderHand, renderSelection, shakeSelection } from "./render/hand.js";
-import { renderActions, renderHistory, renderMessage, renderSortLabel, updateHistoryMore } from "./render/table.js";
+import { bindHand, focusHand, handNodes, renderHand, renderSelection, shakeSelection } from "./render/hand.js";
+import { dealBanner, renderActions, renderHistory, renderMessage, renderSortLabel, updateHistoryMore } from "./render/table.js";
 import { renderTracker } from "./render/tracker.js";
 
 const SORT_KEY = "shuangkou.sort";
 const TRACKER_KEY = "shuangkou.tracker";
-const RANK_KEYS = {
-  3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 0: "10", t: "10",
-  j: "J", q: "Q", k: "K", a: "A", 2: "2", x: "SJ", d: "BJ",
-};
 
 let shell = null; // {state(), update(next), send(message), receive(message), sound} from app.js
-let drag = null; // a selection by dragging across the hand: {on, pointer, last, row}
 
 const get = () => shell.state();
 const set = (next) => shell.update(next);
@@ -49,7 +45,7 @@ export function start(given) {
     list.scrollTo({ top: list.scrollHeight, behavior: "smooth" });
   });
   window.addEventListener("resize", updateHistoryMore);
-  bindHand();
+  bindHand($("#hand"), { get, set, changed: selectionChanged });
 }
 
 /**
@@ -96,9 +92,11 @@ export function tell(event) {
   };
   switch (event.type) {
     case "deal": {
-      const game = get().table.game;
+      const dealt = get(); // the banner may wait in the lane until after the table is left
+      const game = dealt.table.game;
       const flip = game?.flip_card;
-      announce(t("ev.deal", { name: seatName(get(), game?.leader), card: flip ? cardLabel(parseCard(flip)) : "" }));
+      announce(t("ev.deal", { name: seatName(dealt, game?.leader), card: flip ? cardLabel(parseCard(flip)) : "" }));
+      if (flip) showBanner("deal", () => dealBanner(dealt));
       break;
     }
     case "play": {
@@ -122,9 +120,8 @@ export function tell(event) {
       break;
     }
     case "jiefeng": {
-      const words = () => (mine ? t("round.youJiefeng") : t("round.jiefeng", { name: name() }));
-      showBanner("jiefeng", () => [t("ev.jiefengTitle"), words()]);
-      announce(words());
+      showBanner("jiefeng", () => [t("ev.jiefengTitle"), mine ? t("ev.youJiefengLead") : t("ev.jiefengLead", { name: name() })]);
+      announce(mine ? t("round.youJiefeng") : t("round.jiefeng", { name: name() }));
       break;
     }
     case "swap":
@@ -150,52 +147,6 @@ function refocus(next) {
   const moved = next.focusKey !== get().focusKey;
   set(next);
   if (moved) focusHand(next);
-}
-
-function bindHand() {
-  const hand = $("#hand");
-  hand.addEventListener("pointerdown", (event) => {
-    if (event.button !== 0) return;
-    const node = event.target.closest(".card[data-key]");
-    if (!node) return;
-    event.preventDefault();
-    const key = node.dataset.key;
-    const on = !get().selected.includes(key);
-    drag = { on, pointer: event.pointerId, last: Number(node.dataset.index), row: node.dataset.row };
-    set(S.focusCard(S.setSelected(get(), [key], on), key));
-    focusHand(get());
-    try { hand.setPointerCapture(event.pointerId); } catch { /* not capturable */ }
-    selectionChanged();
-  });
-  hand.addEventListener("pointermove", (event) => {
-    if (!drag || event.pointerId !== drag.pointer) return;
-    const target = document.elementFromPoint(event.clientX, event.clientY);
-    const node = target?.closest?.("#hand .card[data-key]");
-    if (!node || node.dataset.row !== drag.row) return;
-    const index = Number(node.dataset.index);
-    if (index === drag.last) return;
-    const nodes = handNodes();
-    const [from, to] = index > drag.last ? [drag.last + 1, index] : [index, drag.last - 1];
-    set(S.setSelected(get(), nodes.slice(from, to + 1).map((card) => card.dataset.key), drag.on));
-    drag.last = index;
-    selectionChanged();
-  });
-  const end = (event) => {
-    if (drag && event.pointerId === drag.pointer) drag = null;
-  };
-  hand.addEventListener("pointerup", end);
-  hand.addEventListener("pointercancel", end);
-  hand.addEventListener("focusin", (event) => {
-    const node = event.target.closest(".card[data-key]");
-    if (node) set(S.focusCard(get(), node.dataset.key));
-  });
-  new ResizeObserver(() => {
-    const state = get();
-    if (state.view !== "table") return;
-    const rows = hand.querySelectorAll(".hand-row").length;
-    if (state.hand.length && rows !== handRows(state.hand.length)) renderHand(state);
-    else layoutHand();
-  }).observe(hand);
 }
 
 // ---------------------------------------------------------------------------
@@ -259,50 +210,12 @@ function toggleHistory() {
 /** A key pressed at the table, once the shell has let it through (no dialog, no field, no
  * page over the table, no result shown). */
 export function key(event) {
-  const target = event.target;
-  const tag = target?.tagName;
-  const onButton = tag === "BUTTON" || tag === "A";
-  const inHand = Boolean(target?.closest?.("#hand"));
+  const escape = () => {
+    set(S.restartHints(get()));
+    selectionChanged();
+  };
+  if (handKey(event, { selector: "#hand", S, get, set, focus: () => focusHand(get()), selectionChanged, play, escape })) return;
   const pressed = event.key;
-  switch (pressed) {
-    case "Enter":
-      if (onButton) return;
-      event.preventDefault();
-      play();
-      return;
-    case " ":
-      if (!inHand) return;
-      event.preventDefault();
-      set(S.toggleCard(get(), S.focusedKey(get())));
-      selectionChanged();
-      return;
-    case "ArrowLeft":
-    case "ArrowRight":
-      event.preventDefault();
-      set(S.moveFocus(get(), pressed === "ArrowLeft" ? -1 : 1));
-      focusHand(get());
-      return;
-    case "Home":
-    case "End":
-      if (!inHand) return;
-      event.preventDefault();
-      set(S.moveFocus(get(), 0, pressed === "Home" ? 0 : -1));
-      focusHand(get());
-      return;
-    case "ArrowUp":
-    case "ArrowDown":
-      if (!inHand) return;
-      event.preventDefault();
-      set(S.setSelected(get(), [S.focusedKey(get())], pressed === "ArrowUp"));
-      selectionChanged();
-      return;
-    case "Escape":
-      set(S.clearSelection(get()));
-      selectionChanged();
-      return;
-    default:
-      break;
-  }
   const lower = pressed.toLowerCase();
   if (lower === "p") {
     event.preventDefault();

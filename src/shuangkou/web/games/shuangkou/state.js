@@ -19,6 +19,9 @@ import {
 
 export * from "../../state.js";
 
+/** Whether the table's room plays 千变: the holder of the flip card's other copy partners its holder (C1.4, C8). */
+export const partnerByFlip = (state) => state.rooms?.find((room) => room.name === state.table?.room)?.variant === "qianbian";
+
 /** The game's keys of a page's state; `sort` and `trackerShown` are the player's choices the
  * page remembers. */
 export function initialGameState({ sort = "rank", trackerShown = false } = {}) {
@@ -148,8 +151,9 @@ export function isBomb(combo) {
   return Boolean(combo?.bomb);
 }
 
-/** Our legal moves in hint order, when it is our turn: a state of our turn carries them (its
- * `moves`), else a `hint` message follows it; each `{cards, as}`, the body of a play. */
+/** Our hints, when it is our turn: a state of our turn carries them (its `moves`), else a
+ * `hint` message follows it; each the body of a play, `{cards, as}`, in hint order, and on a
+ * follow the pass among them, `{type: "pass"}` (the first when the partner's play stands). */
 export function legalMoves(state) {
   const moves = state.moves;
   return moves && state.table && moves.seq === state.table.seq ? moves.list : [];
@@ -475,6 +479,11 @@ export function clearSelection(state) {
   return withSelection(state, []);
 }
 
+/** Esc: the selection cleared and the hint cycle started again (H then shows the first hint). */
+export function restartHints(state) {
+  return { ...clearSelection(state), hintIndex: -1 };
+}
+
 /** A rank key: the next card of that rank is selected (and focused); on a rank fully selected, all unselected. */
 export function selectRank(state, rank) {
   const cards = displayHand(state).filter((card) => card.rank === rank);
@@ -528,27 +537,31 @@ export function receiveHint(state, message) {
   return state.hintWanted ? nextHint(next) : next;
 }
 
-/** Select the next move of the cycle (or say there is none). */
+/** Whether a hint is the pass. */
+export const isPassHint = (move) => move.type === "pass";
+
+/** Select the next move of the cycle (or say there is none); the pass selects no card, and
+ * Enter then passes. */
 export function nextHint(state) {
   const list = legalMoves(state);
   if (!list.length) return { ...say(clearSelection(state), "msg.noMoves"), hintIndex: -1 };
   const index = (state.hintIndex + 1) % list.length;
   const move = list[index];
-  const chosen = cardsForMove(state, move);
-  return {
-    ...state,
-    hintIndex: index,
-    selected: chosen,
-    hintApplied: { key: selectionKey(chosen), kind: move.as },
-    message: { kind: "hint", source: "play", hint: { index, count: list.length, move } },
-  };
+  const passing = isPassHint(move);
+  const chosen = passing ? [] : cardsForMove(state, move);
+  const hintApplied = { key: selectionKey(chosen), kind: passing ? "pass" : move.as };
+  const hinted = { ...state, hintIndex: index, selected: chosen, hintApplied };
+  if (list.length === 1 && passing) return say(hinted, "msg.noMoves");
+  return { ...hinted, message: { kind: "hint", source: "play", hint: { index, count: list.length, move } } };
 }
 
-/** Enter: the `play` message to send, or what to say instead ({send} or {state}). */
+/** Enter: the `play` message to send (the `pass` when the hint shown is to pass), or what to
+ * say instead ({send} or {state}). */
 export function play(state) {
   if (!isPlaying(state) || state.busy) return { state };
   if (!isMyTurn(state)) return { state: say(state, "msg.notYourTurn") };
   const cards = selectedCards(state);
+  if (!cards.length && state.hintApplied?.kind === "pass") return pass(state);
   if (!cards.length) return { state: say(state, "msg.selectFirst", "error") };
   const send = { type: "play", seq: state.table.seq, cards: cards.map((card) => card.text).join(" ") };
   if (state.hintApplied && state.hintApplied.key === selectionKey(state.selected)) send.as = state.hintApplied.kind;

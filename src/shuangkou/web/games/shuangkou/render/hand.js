@@ -1,22 +1,29 @@
-// The player's hand: cards in one or two overlapping rows, their selection and focus.
+// The player's hand: cards in one or two overlapping rows, their selection and focus, and
+// the pointer's clicks and drags across them. Every function takes the hand's element
+// (`root`, Shuangkou's #hand by default), so that another game's renderer may draw its own
+// hand with them (Royalist's does); the state's keys read are the hand's: `hand`, `sort`,
+// `selected`, `focusKey`, `dealAnimation`.
 
 import { cardFace, cardLabel } from "../../../deck.js";
 import { $, h } from "../../../dom.js";
-import { displayHand, focusedKey } from "../state.js";
+import { layoutFan, rowsFor } from "../../../fan.js";
+import { displayHand, focusCard, focusedKey, setSelected } from "../state.js";
+
+const shuangkouHand = () => $("#hand");
 
 /** Draw the hand anew (a new state, another sort order, another width). */
-export function renderHand(state) {
-  const hand = $("#hand");
+export function renderHand(state, root = shuangkouHand()) {
+  const hand = root;
   const cards = displayHand(state);
   hand.replaceChildren();
   hand.dataset.count = String(cards.length);
   if (!cards.length) {
-    layoutHand();
+    layoutHand(hand);
     return;
   }
   const focus = focusedKey(state);
   const chosen = new Set(state.selected);
-  const perRow = Math.ceil(cards.length / handRows(cards.length));
+  const perRow = Math.ceil(cards.length / handRows(cards.length, hand));
   let row = null;
   cards.forEach((card, index) => {
     if (index % perRow === 0) {
@@ -27,7 +34,7 @@ export function renderHand(state) {
     const selected = chosen.has(card.key);
     node.classList.add("in-hand");
     if (selected) node.classList.add("selected");
-    node.id = `card-${index}`;
+    node.id = `${hand.id}-card-${index}`;
     node.dataset.key = card.key;
     node.dataset.index = String(index);
     node.dataset.row = String(Math.floor(index / perRow));
@@ -41,14 +48,14 @@ export function renderHand(state) {
     }
     row.append(node);
   });
-  layoutHand();
+  layoutHand(hand);
 }
 
 /** Mark the selected cards and the focusable one on the cards already drawn. */
-export function renderSelection(state) {
+export function renderSelection(state, root = shuangkouHand()) {
   const chosen = new Set(state.selected);
   const focus = focusedKey(state);
-  for (const node of handNodes()) {
+  for (const node of handNodes(root)) {
     const selected = chosen.has(node.dataset.key);
     node.classList.toggle("selected", selected);
     node.setAttribute("aria-selected", selected ? "true" : "false");
@@ -57,46 +64,87 @@ export function renderSelection(state) {
 }
 
 /** Move the keyboard focus to the state's focused card. */
-export function focusHand(state) {
-  renderSelection(state);
-  handNode(focusedKey(state))?.focus({ preventScroll: true });
+export function focusHand(state, root = shuangkouHand()) {
+  renderSelection(state, root);
+  handNode(focusedKey(state), root)?.focus({ preventScroll: true });
 }
 
 /** Two rows when one row would overlap the cards too much. */
-export function handRows(count) {
-  const hand = $("#hand");
-  const width = hand.clientWidth || window.innerWidth - 24;
-  const cardWidth = parseFloat(getComputedStyle(hand).getPropertyValue("--card-w")) || 72;
-  const step = (width - cardWidth) / Math.max(1, count - 1);
-  return count > 12 && step < cardWidth * 0.36 ? 2 : 1;
+export function handRows(count, root = shuangkouHand()) {
+  return rowsFor(root, count);
 }
 
 /** The overlap of the cards for the hand's width. */
-export function layoutHand() {
-  const hand = $("#hand");
-  const rows = hand.querySelectorAll(".hand-row");
-  const width = hand.clientWidth || window.innerWidth - 24;
-  const cardWidth = parseFloat(getComputedStyle(hand).getPropertyValue("--card-w")) || 72;
-  const perRow = Math.max(...[...rows].map((row) => row.childElementCount), 1);
-  const step = Math.min(cardWidth * 0.62, (width - cardWidth - 4) / Math.max(1, perRow - 1));
-  hand.style.setProperty("--step", `${Math.max(8, step)}px`);
-  hand.classList.toggle("two-rows", rows.length > 1);
+export function layoutHand(root = shuangkouHand()) {
+  layoutFan(root);
 }
 
 /** The card nodes in display order. */
-export function handNodes() {
-  return [...document.querySelectorAll("#hand .card[data-key]")];
+export function handNodes(root = shuangkouHand()) {
+  return [...root.querySelectorAll(".card[data-key]")];
 }
 
-function handNode(key) {
-  return key ? document.querySelector(`#hand .card[data-key="${CSS.escape(key)}"]`) : null;
+function handNode(key, root) {
+  return key ? root.querySelector(`.card[data-key="${CSS.escape(key)}"]`) : null;
 }
 
 /** A refused play: the selected cards shake. */
-export function shakeSelection() {
-  for (const node of document.querySelectorAll("#hand .card.selected")) {
+export function shakeSelection(root = shuangkouHand()) {
+  for (const node of root.querySelectorAll(".card.selected")) {
     node.classList.remove("shake");
     void node.offsetWidth;
     node.classList.add("shake");
   }
+}
+
+/**
+ * The pointer on the hand: a click selects or unselects a card, a drag across a row selects
+ * (or unselects, as the first card) every card it passes; the focus follows; the hand is
+ * laid out again when its width changes. `get()` and `set(next)` read and replace the page's
+ * state, `changed()` redraws what a new selection changes (marks, message, buttons).
+ */
+export function bindHand(root, { get, set, changed }) {
+  let drag = null; // {on, pointer, last, row}
+  root.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0) return;
+    const node = event.target.closest(".card[data-key]");
+    if (!node) return;
+    event.preventDefault();
+    const key = node.dataset.key;
+    const on = !get().selected.includes(key);
+    drag = { on, pointer: event.pointerId, last: Number(node.dataset.index), row: node.dataset.row };
+    set(focusCard(setSelected(get(), [key], on), key));
+    focusHand(get(), root);
+    try { root.setPointerCapture(event.pointerId); } catch { /* not capturable */ }
+    changed();
+  });
+  root.addEventListener("pointermove", (event) => {
+    if (!drag || event.pointerId !== drag.pointer) return;
+    const target = document.elementFromPoint(event.clientX, event.clientY);
+    const node = target?.closest?.(".card[data-key]");
+    if (!node || !root.contains(node) || node.dataset.row !== drag.row) return;
+    const index = Number(node.dataset.index);
+    if (index === drag.last) return;
+    const nodes = handNodes(root);
+    const [from, to] = index > drag.last ? [drag.last + 1, index] : [index, drag.last - 1];
+    set(setSelected(get(), nodes.slice(from, to + 1).map((card) => card.dataset.key), drag.on));
+    drag.last = index;
+    changed();
+  });
+  const end = (event) => {
+    if (drag && event.pointerId === drag.pointer) drag = null;
+  };
+  root.addEventListener("pointerup", end);
+  root.addEventListener("pointercancel", end);
+  root.addEventListener("focusin", (event) => {
+    const node = event.target.closest(".card[data-key]");
+    if (node) set(focusCard(get(), node.dataset.key));
+  });
+  new ResizeObserver(() => {
+    const state = get();
+    if (state.view !== "table" || root.closest("[hidden]")) return;
+    const rows = root.querySelectorAll(".hand-row").length;
+    if (state.hand.length && rows !== handRows(state.hand.length, root)) renderHand(state, root);
+    else layoutHand(root);
+  }).observe(root);
 }

@@ -21,11 +21,20 @@ export function lobbyRules() {
     h("li", {}, h("span", { class: `rule-suit ${index % 2 ? "red" : ""}`, "aria-hidden": "true" }, suits[index % suits.length]), h("span", {}, t(key))));
 }
 
-/** The help's body: the rules, the bomb phases, the keys. */
+/** Which game a lobby's room plays, and in a line what differs (the room's `variant`: Rush,
+ * classic or 千变; by its seats where the server names none). */
+export function roomGame(room) {
+  const variant = room.variant || (room.seats === 4 ? "classic" : "rush");
+  return { game: t(`room.game.${variant}`), about: t(`room.about.${variant}`) };
+}
+
+/** The help's body: the rules, 千变, the bomb phases, the keys. */
 export function helpNodes() {
   return [
     h("p", {}, t("help.intro")),
     h("ul", { class: "help-rules" }, ...RULE_KEYS.map((key) => h("li", {}, t(key)))),
+    h("h3", {}, t("help.qianbian")),
+    h("p", { "data-testid": "help-qianbian" }, t("help.qianbianText")),
     h("h3", {}, t("help.bombs")),
     h("p", {}, t("help.bombsIntro")),
     h("table", { class: "bomb-phases", "data-testid": "bomb-phases" },

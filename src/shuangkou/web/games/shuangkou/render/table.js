@@ -5,13 +5,13 @@
 // panels and the hosting switch are the shell's (render/table.js).
 
 import { t } from "../i18n.js";
-import { cardFace, parseCard, parseCards, rankText } from "../../../deck.js";
+import { cardFace, cardLabel, parseCard, parseCards, rankText } from "../../../deck.js";
 import { $, h } from "../../../dom.js";
 import { miniCard, refusalText, seatName } from "../../../render/common.js";
 import { describeCombo, describeMove, jokerMarks, phaseText, readingText } from "../combos.js";
 import {
-  actionButtons, bubbleOf, currentGame, hintCount, isBomb, isFourSeat, jiefengSeat, mySeat, opponentSeat, seatAction,
-  seatPositions, sideOf,
+  actionButtons, bubbleOf, currentGame, hintCount, isBomb, isFourSeat, isPassHint, jiefengSeat, mySeat, opponentSeat, partnerByFlip,
+  seatAction, seatPositions, sideOf,
 } from "../state.js";
 import { renderHand } from "./hand.js";
 import { renderTracker } from "./tracker.js";
@@ -41,9 +41,11 @@ function renderCenter(state, center) {
   if (!onTable && game.plays.length === 0 && !game.finished) {
     const flip = game.flip_card ? parseCard(game.flip_card) : null;
     const leaderText = game.leader === mySeat(state) ? t("deal.youLead") : t("deal.leads", { name: seatName(state, game.leader) });
+    const partner = flipPartnerText(state);
     center.append(h("div", { class: "deal-info", "data-testid": "deal-info" },
       flip ? h("div", { class: "flip" }, h("span", { class: "flip-label" }, t("deal.flip")), cardFace(flip)) : null,
       h("p", { class: "deal-lead" }, leaderText),
+      partner ? h("p", { class: "deal-partner", "data-testid": "deal-partner" }, partner) : null,
       swapNotice(state)));
     return;
   }
@@ -62,6 +64,22 @@ function renderCenter(state, center) {
     const lead = game.to_act === mySeat(state) ? t("round.youLead") : t("round.leads", { name: seatName(state, game.to_act) });
     center.append(h("div", { class: "round-info", "data-testid": "round-info" }, h("p", {}, lead)));
   }
+}
+
+/** The deal in the message lane, whoever leads (a bot's lead replaces the deal on the felt at
+ * once): the flip card, who holds it and leads, and in a 千变 room who partners them. */
+export function dealBanner(state) {
+  const game = currentGame(state);
+  const leader = game.leader === mySeat(state) ? t("deal.youLead") : t("deal.leads", { name: seatName(state, game.leader) });
+  return [t("deal.bannerTitle", { card: cardLabel(parseCard(game.flip_card)) }), [leader, flipPartnerText(state)].filter(Boolean).join(" ")];
+}
+
+/** 千变 (C1.4, C8): whoever holds the flip card's other copy partners the leader; null elsewhere. */
+function flipPartnerText(state) {
+  const game = currentGame(state);
+  if (!partnerByFlip(state) || !game?.flip_card) return null;
+  const card = cardLabel(parseCard(game.flip_card));
+  return game.leader === mySeat(state) ? t("deal.qianbianYou", { card }) : t("deal.qianbian", { card, name: seatName(state, game.leader) });
 }
 
 /** C1.4: the two seats the flip card made change places, as the server says (`game.swap`). */
@@ -99,9 +117,16 @@ function tablePlay(state, onTable) {
 /** Overlap the cards of a play so that even a 12-card bomb fits the table's width. */
 function fitPlayCards(row, count) {
   if (!row || count < 2) return;
+  row.style.removeProperty("--card-w");
   const cardWidth = parseFloat(getComputedStyle(row).getPropertyValue("--card-w")) || 70;
   const room = ($("#felt").clientWidth || window.innerWidth) - 48;
-  const step = Math.max(12, Math.min(cardWidth * 0.52, (room - cardWidth) / (count - 1)));
+  // the share of a card's width its widest corner index takes ("10"): each card shows that much
+  const corners = [...row.querySelectorAll(".corner.tl")];
+  const index = Math.max(0.3, ...corners.map((corner) => (corner.offsetLeft + corner.offsetWidth + 2) / cardWidth));
+  // a long play (a 12-card straight on a phone) is drawn smaller rather than hide its indexes
+  const width = Math.min(cardWidth, room / (1 + index * (count - 1)));
+  if (width < cardWidth) row.style.setProperty("--card-w", `${width}px`);
+  const step = Math.max(index * width, Math.min(width * 0.52, (room - width) / (count - 1)));
   row.style.setProperty("--step", `${step}px`);
 }
 
@@ -211,6 +236,7 @@ export function messageText(message) {
   }
   if (message.hint) {
     const { index, count, move } = message.hint;
+    if (isPassHint(move)) return t("msg.hintPass", { i: index + 1, n: count });
     return t("msg.hint", { i: index + 1, n: count, combo: describeMove(move) });
   }
   if (message.rank) return t(message.key, { rank: rankText(message.rank) });
