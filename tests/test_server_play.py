@@ -484,15 +484,20 @@ def test_escape_in_settle_mode_ends_and_settles_the_game(server: RunningServer) 
 
     async def scenario() -> None:
         ana, bo = await start_game(server)
-        # Each plays once so the escaper has played a card (R10.3's normal loss applies).
-        for _ in range(2):
-            for player in (ana, bo):
-                if my_turn(player.table or {}):
-                    seq = player.seq
-                    moves = await player.hint()
-                    await player.play(moves[0]["cards"], moves[0]["as"])
-                    await player.until(lambda t, seq=seq: t["seq"] > seq)
-                    await (bo if player is ana else ana).until(lambda t, seq=seq: t["seq"] > seq)
+        # Turns are played until the escaper has played a card (R10.3's normal loss applies).
+        # A seat that cannot beat is passed at once (R2.6), so a seat on turn can play cards:
+        # the first hint that does is taken (a hint may also be to pass).
+        ana_played = False
+        while not ana_played:
+            player = ana if my_turn(ana.table or {}) else bo
+            assert my_turn(player.table or {})
+            seq = player.seq
+            moves = await player.hint()
+            move = next(m for m in moves if "cards" in m)
+            await player.play(move["cards"], move["as"])
+            await player.until(lambda t, seq=seq: t["seq"] > seq)
+            await (bo if player is ana else ana).until(lambda t, seq=seq: t["seq"] > seq)
+            ana_played = player is ana
         assert ana.table is not None
         announced = ana.table["escape_cost"]
         left = await ana.leave()
