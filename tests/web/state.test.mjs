@@ -4,6 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import * as S from "../../src/shuangkou/web/games/shuangkou/state.js";
+import * as Shell from "../../src/shuangkou/web/state.js";
 import { bomb, move, pair, settlement, single, stateMessage, table } from "./fixtures.mjs";
 
 const seated = ({ moves = null, ...options } = {}, events = []) => {
@@ -498,4 +499,17 @@ test("R11.4: a seat the ready timer freed is said in the lobby until dismissed o
   assert.equal(S.dismissSeatLost(lost).seatLost, false);
   assert.equal(S.joinRequested(lost, "human").seatLost, false, "gone with the next join");
   assert.equal(S.receiveClosed(seated, "table_closed").seatLost, false, "only the ready timer frees a seat so");
+});
+
+test("every game's breakdown ends with the payout's rows: fees when charged, then the balances", () => {
+  const payout = {
+    table_fees: [5, 5], win_fees: [0, 0], deltas: [-105, 95], balances_before: [1000, 1000], balances_after: [895, 1095],
+  };
+  const rows = Shell.payoutRows(payout, (pick) => [1, 0].map(pick)); // the columns: seat 1, then seat 0
+  assert.deepEqual(rows, [
+    { key: "tableFee", cells: [5, 5] },
+    { key: "before", cells: [1000, 1000] },
+    { key: "change", cells: [95, -105] },
+    { key: "after", cells: [1095, 895] },
+  ]);
 });

@@ -458,6 +458,16 @@ export function sent(state) {
   return { ...state, busy: true };
 }
 
+/** The rows every game's breakdown ends with, from what every settlement carries (the
+ * platform's payout): the table and the win fees when any was charged, then each seat's
+ * balance before, change and balance after. `column(pick)` gives a row's cells, one per
+ * column of the result, from a seat's value. */
+export function payoutRows(settlement, column) {
+  const fees = [["tableFee", settlement.table_fees], ["winFee", settlement.win_fees]].filter(([, values]) => values.some(Boolean));
+  const balances = [["before", settlement.balances_before], ["change", settlement.deltas], ["after", settlement.balances_after]];
+  return [...fees, ...balances].map(([key, values]) => ({ key, cells: column((seat) => values[seat]) }));
+}
+
 /** After a reconnect, hosting that the connection loss switched on is switched off again. */
 export function shouldResumeControl(state, hostingReason) {
   const table = state.table;

@@ -321,14 +321,7 @@ export function royalResult(state) {
     { key: "net", cells: column((seat) => settlement.nets[seat]) },
   ];
   if (settlement.escape_payments.some(Boolean)) rows.push({ key: "escape", cells: column((seat) => settlement.escape_payments[seat]) });
-  if (settlement.table_fees.some(Boolean)) rows.push({ key: "tableFee", cells: column((seat) => settlement.table_fees[seat]) });
-  if (settlement.win_fees.some(Boolean)) rows.push({ key: "winFee", cells: column((seat) => settlement.win_fees[seat]) });
-  rows.push(
-    { key: "before", cells: column((seat) => settlement.balances_before[seat]) },
-    { key: "change", cells: column((seat) => settlement.deltas[seat]) },
-    { key: "after", cells: column((seat) => settlement.balances_after[seat]) },
-    { key: "held", cells: column((seat) => game.revealed?.[seat] ?? null) },
-  );
+  rows.push(...shell.payoutRows(settlement, column), { key: "held", cells: column((seat) => game.revealed?.[seat] ?? null) });
   const delta = you === null ? 0 : settlement.deltas[you];
   let title = delta > 0 ? "youWin" : delta < 0 ? "youLose" : "even";
   if (settlement.escapers?.includes(you)) title = "youEscaped";

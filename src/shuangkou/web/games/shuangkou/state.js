@@ -277,13 +277,7 @@ export function classicResult(state) {
   ];
   if (settlement.penalty) rows.push({ key: "escape", cells: column((seat) => settlement.escape_payments[seat]) });
   rows.push({ key: "net", cells: column((seat) => settlement.nets[seat]) });
-  if (settlement.table_fees.some(Boolean)) rows.push({ key: "tableFee", cells: column((seat) => settlement.table_fees[seat]) });
-  if (settlement.win_fees.some(Boolean)) rows.push({ key: "winFee", cells: column((seat) => settlement.win_fees[seat]) });
-  rows.push(
-    { key: "before", cells: column((seat) => settlement.balances_before[seat]) },
-    { key: "change", cells: column((seat) => settlement.deltas[seat]) },
-    { key: "after", cells: column((seat) => settlement.balances_after[seat]) },
-  );
+  rows.push(...shell.payoutRows(settlement, column));
   if (game?.cards_left) {
     const held = (seat) => ({ count: game.cards_left[seat], cards: game.revealed?.[seat] ?? null }); // 亮牌 (C5.8)
     rows.push({ key: "cardsLeft", cells: column(held) });

@@ -384,13 +384,7 @@ export function tractorResult(state) {
     { key: "net", cells: column((seat) => settlement.nets[seat]) },
   ];
   if (settlement.escape_penalty) rows.push({ key: "escape", cells: column((seat) => (seat === escaper ? -settlement.escape_penalty : 0)) });
-  if (settlement.table_fees.some(Boolean)) rows.push({ key: "tableFee", cells: column((seat) => settlement.table_fees[seat]) });
-  if (settlement.win_fees.some(Boolean)) rows.push({ key: "winFee", cells: column((seat) => settlement.win_fees[seat]) });
-  rows.push(
-    { key: "before", cells: column((seat) => settlement.balances_before[seat]) },
-    { key: "change", cells: column((seat) => settlement.deltas[seat]) },
-    { key: "after", cells: column((seat) => settlement.balances_after[seat]) },
-  );
+  rows.push(...shell.payoutRows(settlement, column));
   const teams = [0, 1].map((team) => ({
     team, ours: team === teamOf(me), before: settlement.levels_before[team], after: settlement.levels_after[team],
     seats: [0, 1, 2, 3].filter((seat) => teamOf(seat) === team),
