@@ -6,9 +6,10 @@
 import { t } from "./i18n.js";
 import { cardLabel, rankText } from "../../deck.js";
 import { $, announce, toast } from "../../dom.js";
+import { tableGlue } from "../../glue.js";
 import { RANK_KEYS, handKey } from "../../handkeys.js";
 import { seatName } from "../../render/common.js";
-import { bindHand, focusHand, handNodes, renderHand, renderSelection, shakeSelection } from "../shuangkou/render/hand.js";
+import { bindHand, focusHand, handNodes, renderHand, renderSelection } from "../shuangkou/render/hand.js";
 import * as S from "./state.js";
 import { declarationWords, markHand, revealKey, setText } from "./render/cards.js";
 import { renderActions, renderMessage, renderSortLabel } from "./render/table.js";
@@ -20,6 +21,9 @@ let shell = null; // {state(), update(next), send(message), receive(message), so
 const get = () => shell.state();
 const set = (next) => shell.update(next);
 const hand = () => $("#roy-hand");
+const { act, answer } = tableGlue({
+  get, set, send: (message) => shell.send(message), refusals: S.REFUSALS, renderMessage, renderActions, hand,
+});
 
 /** The game's keys of the state (the hand's order is the one the browser remembers). */
 export function preferences(storage = globalThis.localStorage) {
@@ -52,17 +56,8 @@ export function after(message, before) {
     case "state":
       set(S.dealShown(get()));
       break;
-    case "error":
-      if (S.errorOutcome(before, message, S.REFUSALS) !== "play") break;
-      renderMessage(get());
-      shakeSelection(hand());
-      renderActions(get());
-      break;
-    case "notice":
-      if (message.code === "timed_out") renderMessage(get());
-      break;
     default:
-      break;
+      answer(message, before);
   }
 }
 
@@ -118,19 +113,6 @@ function selectionChanged() {
   renderSelection(get(), hand());
   renderMessage(get());
   renderActions(get());
-}
-
-/** Send what a reducer decided (a play, a pass, a decision), or show what it said instead. */
-function act({ state: next, send: message }) {
-  set(next);
-  if (message) {
-    if (shell.send(message)) {
-      set(S.sent(get()));
-      renderActions(get());
-    }
-  } else {
-    renderMessage(get());
-  }
 }
 
 function hint() {

@@ -7,12 +7,13 @@
 import { t } from "./i18n.js";
 import { cardLabel, parseCard } from "../../deck.js";
 import { $, announce, toast } from "../../dom.js";
+import { tableGlue } from "../../glue.js";
 import { RANK_KEYS, handKey } from "../../handkeys.js";
 import { seatName } from "../../render/common.js";
 import { showBanner } from "../../render/table.js";
 import { describeCombo, phaseText } from "./combos.js";
 import * as S from "./state.js";
-import { bindHand, focusHand, handNodes, renderHand, renderSelection, shakeSelection } from "./render/hand.js";
+import { bindHand, focusHand, handNodes, renderHand, renderSelection } from "./render/hand.js";
 import { dealBanner, renderActions, renderHistory, renderMessage, renderSortLabel, updateHistoryMore } from "./render/table.js";
 import { renderTracker } from "./render/tracker.js";
 
@@ -23,6 +24,9 @@ let shell = null; // {state(), update(next), send(message), receive(message), so
 
 const get = () => shell.state();
 const set = (next) => shell.update(next);
+const { act, answer } = tableGlue({
+  get, set, send: (message) => shell.send(message), refusals: S.REFUSALS, renderMessage, renderActions, hand: () => $("#hand"),
+});
 
 /** The game's keys of the state, with the choices the browser remembers (sort order, tracker shown). */
 export function preferences(storage = globalThis.localStorage) {
@@ -64,17 +68,8 @@ export function after(message, before) {
       if (before.hintWanted && !get().hintWanted) hintShown();
       renderActions(get());
       break;
-    case "error":
-      if (S.errorOutcome(before, message) !== "play") break;
-      renderMessage(get());
-      shakeSelection();
-      renderActions(get());
-      break;
-    case "notice":
-      if (message.code === "timed_out") renderMessage(get());
-      break;
     default:
-      break;
+      answer(message, before);
   }
 }
 
@@ -162,19 +157,6 @@ function hintShown() {
   selectionChanged();
   const first = handNodes().find((node) => get().selected.includes(node.dataset.key));
   if (first && document.activeElement?.closest?.("#hand")) refocus(S.focusCard(get(), first.dataset.key));
-}
-
-/** Send what a reducer decided (a play or a pass), or show what it said instead. */
-function act({ state: next, send: message }) {
-  set(next);
-  if (message) {
-    if (shell.send(message)) {
-      set(S.sent(get()));
-      renderActions(get());
-    }
-  } else {
-    renderMessage(get());
-  }
 }
 
 function play() {

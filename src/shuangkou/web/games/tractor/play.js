@@ -6,16 +6,20 @@
 import { t } from "./i18n.js";
 import { cardLabel, parseCards } from "../../deck.js";
 import { $, announce, toast } from "../../dom.js";
+import { tableGlue } from "../../glue.js";
 import { handKey } from "../../handkeys.js";
 import { seatName } from "../../render/common.js";
 import * as S from "./state.js";
-import { focusHand, handRows, layoutHand, renderHand, renderSelection, shakeSelection } from "./render/hand.js";
+import { focusHand, handRows, layoutHand, renderHand, renderSelection } from "./render/hand.js";
 import { renderActions, renderGame, renderMessage, suitName } from "./render/table.js";
 
 let shell = null; // {state(), update(next), send(message), receive(message), sound} from app.js
 
 const get = () => shell.state();
 const set = (next) => shell.update(next);
+const { act, answer } = tableGlue({
+  get, set, send: (message) => shell.send(message), refusals: S.REFUSALS, renderMessage, renderActions, hand: () => $("#tr-hand"),
+});
 
 /** The game's keys of the state (Tractor remembers no choice). */
 export function preferences() {
@@ -62,17 +66,8 @@ export function after(message, before) {
     case "hint":
       renderActions(get());
       break;
-    case "error":
-      if (S.errorOutcome(before, message, S.REFUSALS) !== "play") break;
-      renderMessage(get());
-      shakeSelection();
-      renderActions(get());
-      break;
-    case "notice":
-      if (message.code === "timed_out") renderMessage(get());
-      break;
     default:
-      break;
+      answer(message, before);
   }
 }
 
@@ -115,15 +110,6 @@ function selectionChanged() {
 function hint() {
   set(S.hint(get()));
   selectionChanged();
-}
-
-/** Send what a reducer decided, or show what it said instead. */
-function act({ state: next, send: message }) {
-  set(next);
-  if (message && shell.send(message)) set(S.sent(get()));
-  renderMessage(get());
-  renderActions(get());
-  if (!message && get().message?.kind === "error") shakeSelection();
 }
 
 function play() {

@@ -88,15 +88,6 @@ function handNode(key, root) {
   return key ? root.querySelector(`.card[data-key="${CSS.escape(key)}"]`) : null;
 }
 
-/** A refused play: the selected cards shake. */
-export function shakeSelection(root = shuangkouHand()) {
-  for (const node of root.querySelectorAll(".card.selected")) {
-    node.classList.remove("shake");
-    void node.offsetWidth;
-    node.classList.add("shake");
-  }
-}
-
 /**
  * The pointer on the hand: a click selects or unselects a card, a drag across a row selects
  * (or unselects, as the first card) every card it passes; the focus follows; the hand is

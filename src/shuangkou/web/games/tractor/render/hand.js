@@ -74,12 +74,3 @@ export function handRows(count) {
 export function layoutHand() {
   layoutFan($("#tr-hand"), GAP);
 }
-
-/** A refused play: the selected cards shake. */
-export function shakeSelection() {
-  for (const node of document.querySelectorAll("#tr-hand .card.selected")) {
-    node.classList.remove("shake");
-    void node.offsetWidth;
-    node.classList.add("shake");
-  }
-}
