@@ -6,6 +6,20 @@
 
 import { familyOf } from "./games/index.js";
 
+/** A seat's hand at a replay's step: `cards` (a card string) taken out of `hand` (a list of
+ * card strings), as event number `index` of seat `seat` plays or buries them; a card the hand
+ * does not hold is an error naming the event, the seat and the card (the record and its hands
+ * disagree). */
+export function takeCards(hand, cards, seat, index) {
+  const left = [...hand];
+  for (const card of (cards || "").split(/\s+/).filter(Boolean)) {
+    const at = left.indexOf(card);
+    if (at < 0) throw new Error(`event ${index}: seat ${seat} plays ${card}, which its hand no longer holds`);
+    left.splice(at, 1);
+  }
+  return left;
+}
+
 /** Where a shareable replay link points: `#replay/ID` (`#replay/ID/SEAT`: seen from that seat). */
 export function replayHash(gameId, seat = null) {
   return `#replay/${encodeURIComponent(gameId)}${seat === null || seat === undefined ? "" : `/${seat}`}`;

@@ -6,25 +6,13 @@
 // moved by each abdication (Y2.2), the fourth copy of a called card marked by the call
 // (7H*, the 保子牌, Y9), less the cards its seat has played so far.
 
-import { seatsFrom } from "../../replay.js";
+import { seatsFrom, takeCards } from "../../replay.js";
 import { CALL_COPIES, EMPEROR_CARD } from "./state.js";
 
 /** The events that are a step of their own; the others are told with the step they belong to. */
 const ACTIONS = new Set(["abdicate", "ascend", "declarations", "play", "pass", "escape"]);
 /** Told with the next action (they come before it); the others with the action before them. */
 const BEFORE = new Set(["timeout", "hosting"]);
-
-/** `cards` (a card string) taken out of `hand`; a card the hand does not hold is an error
- * naming it (the record and its hands disagree). */
-function takeCards(hand, cards, seat, index) {
-  const left = [...hand];
-  for (const card of cards.split(/\s+/).filter(Boolean)) {
-    const at = left.indexOf(card);
-    if (at < 0) throw new Error(`event ${index}: seat ${seat} plays ${card}, which its hand no longer holds`);
-    left.splice(at, 1);
-  }
-  return left;
-}
 
 /** Y9, Y13.18: the hands once the emperor has called `card`: its fourth copy — his own when
  * he holds all four, else the one another seat holds — is the 保子牌 (`7H*`). */

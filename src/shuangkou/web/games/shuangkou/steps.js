@@ -4,24 +4,12 @@
 // play, a pass, an escape), and every hand at a step is the hand as dealt minus the cards its
 // seat has played so far.
 
-import { seatsFrom } from "../../replay.js";
+import { seatsFrom, takeCards } from "../../replay.js";
 
 /** The events that are a step of their own; the others are told with the step they belong to. */
 const ACTIONS = new Set(["play", "pass", "escape"]);
 /** Told with the next action (they come before it); the others with the action before them. */
 const BEFORE = new Set(["timeout", "hosting"]);
-
-/** Take `cards` (a card string) out of `hand` (a list of card strings); a card the hand does
- * not hold is an error naming it (the record and its hands disagree). */
-function takeCards(hand, cards, seat, index) {
-  const left = [...hand];
-  for (const card of cards.split(/\s+/).filter(Boolean)) {
-    const at = left.indexOf(card);
-    if (at < 0) throw new Error(`event ${index}: seat ${seat} plays ${card}, which its hand no longer holds`);
-    left.splice(at, 1);
-  }
-  return left;
-}
 
 /**
  * The steps of a replay: step 0 is the deal (the hands as dealt, the leader, the flip card

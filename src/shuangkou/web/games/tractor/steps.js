@@ -5,23 +5,12 @@
 // step are the hands as dealt, the dealer's with the bottom taken and the buried cards
 // left out once buried, less the cards each seat has played.
 
-import { seatsFrom } from "../../replay.js";
+import { seatsFrom, takeCards } from "../../replay.js";
 
 /** Told with the next step (they come before it); the others with the step before them. */
 const BEFORE = new Set(["timeout", "hosting", "throw_failed"]);
 
 const split = (cards) => (cards || "").split(/\s+/).filter(Boolean);
-
-/** `cards` taken out of `hand`; a card the hand does not hold is an error naming it. */
-function takeCards(hand, cards, seat, index) {
-  const left = [...hand];
-  for (const card of split(cards)) {
-    const at = left.indexOf(card);
-    if (at < 0) throw new Error(`event ${index}: seat ${seat} gives ${card}, which its hand no longer holds`);
-    left.splice(at, 1);
-  }
-  return left;
-}
 
 /**
  * The steps of a replay, each `{kind, seat, event, before, after, hands, trick, won}`:
