@@ -36,3 +36,16 @@ test("every game's words are in both languages, and no two games share a key", a
     }
   }
 });
+
+test("a refusal is said in the game's own words for its code, else the shared words, else the server's text", async () => {
+  const { loadGame } = await import("../../src/shuangkou/web/games/index.js");
+  await loadGame("royalist");
+  const { refusalText } = await import("../../src/shuangkou/web/render/common.js");
+  const { t } = await import("../../src/shuangkou/web/i18n.js");
+  const refused = (code) => ({ code, text: `server says ${code}` });
+  assert.equal(refusalText(refused("does_not_beat"), "roy"), t("roy.err.does_not_beat"));
+  assert.equal(refusalText(refused("not_your_turn"), "roy"), t("err.not_your_turn"));
+  assert.equal(refusalText(refused("not_your_turn")), t("err.not_your_turn"));
+  assert.equal(refusalText(refused("brand_new"), "roy"), t("err.generic", { message: "server says brand_new" }));
+  assert.notEqual(t("roy.err.does_not_beat"), t("err.not_your_turn"));
+});

@@ -67,11 +67,22 @@ export function miniCard(card) {
   return h("span", { class: `mini ${card.red ? "red" : "black"}` }, card.rank + glyph);
 }
 
-/** A refused action in the page's words, from the server's error code (`err.CODE`, in the
- * shell's dictionary or the words of the table's game; its English `text` for a code the page
- * does not know). A game may say more (Shuangkou: the combination a play did not beat). */
-export function refusalText({ code, text }) {
-  const key = `err.${code}`;
-  const known = t(key);
-  return known === key ? t("err.generic", { message: text }) : known;
+/** A refused action in the page's words, from the server's error code: the game's own words
+ * for it when `prefix` is given and it has them (`PREFIX.err.CODE`), else `err.CODE` (in the
+ * shell's dictionary or the words of the table's game), else its English `text`. A game may
+ * say more (Shuangkou: the combination a play did not beat). */
+export function refusalText({ code, text }, prefix = null) {
+  for (const key of prefix ? [`${prefix}.err.${code}`, `err.${code}`] : [`err.${code}`]) {
+    const known = t(key);
+    if (known !== key) return known;
+  }
+  return t("err.generic", { message: text });
+}
+
+/** The message under a game's hand in `node`: hidden when there is none, else the words
+ * `text(message)` gives it, styled by its kind (an error, a hint, information). */
+export function showMessage(node, message, text) {
+  node.hidden = !message;
+  node.className = `play-message${message ? ` msg-${message.kind}` : ""}`;
+  node.textContent = message ? text(message) : "";
 }

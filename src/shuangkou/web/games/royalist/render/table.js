@@ -9,7 +9,7 @@
 import { t } from "../i18n.js";
 import { cardLabel } from "../../../deck.js";
 import { $, h } from "../../../dom.js";
-import { refusalText, seatName } from "../../../render/common.js";
+import { refusalText, seatName, showMessage } from "../../../render/common.js";
 import { renderHand } from "../../shuangkou/render/hand.js";
 import {
   EMPEROR_CARD, actionButtons, calledCard, calledRoom, currentGame, declarationsPending, hintCount, mySeat, question,
@@ -209,18 +209,5 @@ export function renderSortLabel(state) {
 
 /** The message under the hand: a refusal in Royalist's words, a hint, or what the game says. */
 export function renderMessage(state) {
-  const node = $("#roy-message");
-  const message = state.message;
-  node.hidden = !message;
-  if (!message) {
-    node.textContent = "";
-    return;
-  }
-  node.className = `play-message msg-${message.kind}`;
-  if (message.code) {
-    const own = `roy.err.${message.code}`;
-    node.textContent = t(own) === own ? refusalText(message) : t(own);
-  } else {
-    node.textContent = t(message.key, message.vars);
-  }
+  showMessage($("#roy-message"), state.message, (message) => (message.code ? refusalText(message, "roy") : t(message.key, message.vars)));
 }

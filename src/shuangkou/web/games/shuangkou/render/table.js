@@ -7,7 +7,7 @@
 import { t } from "../i18n.js";
 import { cardFace, cardLabel, parseCard, parseCards, rankText } from "../../../deck.js";
 import { $, h } from "../../../dom.js";
-import { miniCard, refusalText, seatName } from "../../../render/common.js";
+import { miniCard, refusalText, seatName, showMessage } from "../../../render/common.js";
 import { describeCombo, describeMove, jokerMarks, phaseText, readingText } from "../combos.js";
 import {
   actionButtons, bubbleOf, currentGame, hintCount, isBomb, isFourSeat, isPassHint, jiefengSeat, mySeat, opponentSeat, partnerByFlip,
@@ -244,13 +244,5 @@ export function messageText(message) {
 }
 
 export function renderMessage(state) {
-  const node = $("#play-message");
-  const message = state.message;
-  node.hidden = !message;
-  if (!message) {
-    node.textContent = "";
-    return;
-  }
-  node.className = `play-message msg-${message.kind}`;
-  node.textContent = messageText(message);
+  showMessage($("#play-message"), state.message, messageText);
 }

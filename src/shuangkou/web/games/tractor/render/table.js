@@ -8,7 +8,7 @@
 import { getLang, t } from "../../../i18n.js";
 import { cardFace, cardLabel, parseCard, parseCards } from "../../../deck.js";
 import { $, h } from "../../../dom.js";
-import { miniCard, refusalText, seatName } from "../../../render/common.js";
+import { miniCard, refusalText, seatName, showMessage } from "../../../render/common.js";
 import {
   actionButtons, burying, declareOptions, handFacts, handPhase, hintCount, lastTrickPanel, mySeat,
   positionOf, sideOf, trickShown,
@@ -156,20 +156,8 @@ function renderDeclares(options, enabled) {
   for (const button of declares.children) button.disabled = !enabled;
 }
 
-/** The words of the message under the hand: a refusal (the game's words for its codes), a
+/** The message under the hand: a refusal (the game's words for its codes), a
  * selection explained, a hint. */
-function messageText(message) {
-  if (message.code) {
-    const own = `tr.err.${message.code}`;
-    return t(own) === own ? refusalText(message) : t(own);
-  }
-  return t(message.key, message.vars);
-}
-
 export function renderMessage(state) {
-  const node = $("#tr-message");
-  const message = state.message;
-  node.hidden = !message;
-  node.textContent = message ? messageText(message) : "";
-  node.className = `play-message${message ? ` msg-${message.kind}` : ""}`;
+  showMessage($("#tr-message"), state.message, (message) => (message.code ? refusalText(message, "tr") : t(message.key, message.vars)));
 }
