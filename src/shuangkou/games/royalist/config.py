@@ -30,18 +30,16 @@ edition (Y7.1). Errors are :class:`~shuangkou.roomfiles.ConfigError`, one line p
 from __future__ import annotations
 
 import functools
-import itertools
-import json
 import os
 from collections.abc import Mapping
 from importlib import resources
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 
 from ...editions import EDITIONS, MAX_AMOUNT, Edition
-from ...payouts import level_index
 from ...roomfiles import ConfigError, Problem, RoomLayout, parse_toml, read_room_file, show_value
+from ..rooms import Amount, LevelRow, RoomModel, Seconds, Share, SignedAmount, check_levels, invalid_problem
 from .deck import DeckKind, GuardCard
 from .sets import Bombs, SetRules
 
@@ -88,28 +86,13 @@ _EDITION_KEYS = {"balance": ("starting_balance", "allow_negative", "levels"), "h
                  "escape": ("escape_share",)}
 """The keys a room takes from its edition's shipped file when it leaves them out."""
 
-Amount = Annotated[int, Field(ge=0, le=MAX_AMOUNT)]
-SignedAmount = Annotated[int, Field(ge=-MAX_AMOUNT, le=MAX_AMOUNT)]
-Seconds = Annotated[float, Field(gt=0)]
-Share = Annotated[float, Field(ge=0, le=1)]
 
-
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
-
-
-class LevelRow(_Frozen):
-    """One level of R9.4 (Y7.1): a balance of at least ``needed`` is ``level`` and plays
-    for ``match_points``."""
-
-    level: Annotated[int, Field(ge=0)]
-    needed: SignedAmount
-    match_points: Annotated[int, Field(ge=1, le=MAX_AMOUNT)]
-
-
-class RoyalistRoom(_Frozen):
+class RoyalistRoom(RoomModel):
     """A Royalist room (every **[config]** of RULES-ROYALIST, Y9), immutable and validated.
-    Build one with :func:`load_room` or :func:`room_from_data`."""
+    Build one with :func:`load_room` or :func:`room_from_data`. Its levels (Y7.1) are
+    R9.4's, read as :class:`~shuangkou.games.rooms.RoomModel` reads them."""
+
+    LAYOUT: ClassVar[RoomLayout] = LAYOUT
 
     game: Literal["royalist"] = "royalist"
     name: str = "Royalist room"
@@ -171,16 +154,7 @@ class RoyalistRoom(_Frozen):
     @field_validator("levels")
     @classmethod
     def _check_levels(cls, rows: tuple[LevelRow, ...]) -> tuple[LevelRow, ...]:
-        if not rows:
-            raise ValueError("at least one level row")
-        for previous, row in itertools.pairwise(rows):
-            if row.level != previous.level + 1:
-                raise ValueError(f"consecutive levels: level {previous.level + 1} after level {previous.level}")
-            if row.needed <= previous.needed:
-                raise ValueError(f"thresholds strictly increasing: more than {previous.needed} for level {row.level}")
-            if row.match_points < previous.match_points:
-                raise ValueError(f"match points never falling: at least {previous.match_points} for level {row.level}")
-        return rows
+        return check_levels(rows)
 
     @model_validator(mode="after")
     def _check_room(self) -> RoyalistRoom:
@@ -207,66 +181,15 @@ class RoyalistRoom(_Frozen):
         return (MOST_UNITS + 2 * self.escape_units) * self.levels[-1].match_points + self.table_fee
 
     @property
-    def entry_balance(self) -> int | None:
-        """The first level's threshold in a wealth room (R9.4); none in the points edition."""
-        return self.levels[0].needed if self.edition == "wealth" else None
-
-    def can_sit(self, balance: int) -> bool:
-        """Whether a player of ``balance`` may sit down (R9.4)."""
-        entry = self.entry_balance
-        return entry is None or balance >= entry
-
-    @property
-    def stakes(self) -> tuple[int, int]:
-        """The match points of the first and the last level."""
-        return self.levels[0].match_points, self.levels[-1].match_points
-
-    def level_for(self, balance: int) -> LevelRow:
-        """The level of a balance (R9.4)."""
-        return self.levels[level_index(self._thresholds, balance)]
-
-    @functools.cached_property
-    def _thresholds(self) -> tuple[int, ...]:
-        return tuple(row.needed for row in self.levels)
-
-    def stake_level(self, balance: int) -> int:
-        """:meth:`level_for`'s level."""
-        return self.level_for(balance).level
-
-    @property
     def variant(self) -> Literal["called"] | None:
         """``"called"`` when the emperor calls his guard's card (Y9 ``guard_card``), which
         the lobby says of the room; None with the marked guard card."""
         return "called" if self.guard_card == "called" else None
 
-    def match_points_for(self, *balances: int) -> int:
-        """Match points X: those of the lowest level among the players (Y7.1)."""
-        low = min(self.level_for(balance).level for balance in balances)
-        return self.levels[low - self.levels[0].level].match_points
-
     @functools.cached_property
     def set_rules(self) -> SetRules:
         """The settings sets obey (Y3.8, Y4.2, Y4.8)."""
         return SetRules(self.joker_only_sets, self.sixes_last, self.bombs)
-
-    def to_data(self) -> dict[str, Any]:
-        """The room in the file layout (tables), as plain JSON/TOML values."""
-        flat = self.model_dump(mode="json")
-        grouped: dict[str, Any] = {}
-        for table, keys in TABLES.items():
-            target = grouped if not table else grouped.setdefault(table, {})
-            for key in keys:
-                value = flat[key]
-                target[key] = int(value) if isinstance(value, float) and value.is_integer() else value
-        return grouped
-
-    def to_json(self) -> str:
-        """The resolved room as indented JSON (what ``check-config`` prints and records keep)."""
-        return self._json
-
-    @functools.cached_property
-    def _json(self) -> str:
-        return json.dumps(self.to_data(), indent=2, ensure_ascii=False)
 
 
 # ---------------------------------------------------------------------------
@@ -282,6 +205,10 @@ def _shipped(name: str) -> dict[str, Any]:
 def _problems(error: ValidationError, source: str) -> list[Problem]:
     problems = []
     for item in error.errors():
+        located = invalid_problem(item, source, LAYOUT)
+        if located is not None:
+            problems.append(located)
+            continue
         loc: tuple[str | int, ...] = tuple(item["loc"])
         message = item["msg"].removeprefix("Value error, ")
         given = item.get("input")

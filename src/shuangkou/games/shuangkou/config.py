@@ -42,19 +42,29 @@ Errors are :class:`ConfigError`, one line per problem, in the form
 from __future__ import annotations
 
 import functools
-import json
 import os
 from collections.abc import Mapping
 from importlib import resources
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 
 from ...cards import HAND_SIZE
 from ...editions import EDITIONS, MAX_AMOUNT, Edition
-from ...payouts import level_index
 from ...roomfiles import ConfigError, Problem, RoomLayout, parse_toml, read_room_file, show_value, suggest
 from ..interface import DEFAULT_SEARCH_ROLLOUTS
+from ..rooms import (
+    Amount,
+    FrozenModel,
+    Invalid,
+    LevelRow,
+    RoomModel,
+    Seconds,
+    Share,
+    SignedAmount,
+    check_levels,
+    invalid_problem,
+)
 from .rules import FourJokerBomb, Rules, WildJokers
 
 __all__ = [
@@ -160,34 +170,16 @@ FOUR_SEAT_KEYS: tuple[str, ...] = tuple(key for key in TABLES["table"] if key !=
 # Errors
 
 
-class _Invalid(ValueError):
-    """Raised inside validators: ``loc`` is the path below the validated field (or root)."""
-
-    def __init__(self, loc: tuple[str | int, ...], expected: str, found: str) -> None:
-        super().__init__(f"expected {expected}, found {found}")
-        self.loc = loc
-        self.expected = expected
-        self.found = found
-
-
 # ---------------------------------------------------------------------------
 # The model
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
-
-
 NonNegative = Annotated[int, Field(ge=0)]
 Positive = Annotated[int, Field(ge=1)]
-Amount = Annotated[int, Field(ge=0, le=MAX_AMOUNT)]
-SignedAmount = Annotated[int, Field(ge=-MAX_AMOUNT, le=MAX_AMOUNT)]
 Multiplier = Annotated[int, Field(ge=0, le=MAX_MULTIPLIER)]
-Seconds = Annotated[float, Field(gt=0)]
-Share = Annotated[float, Field(ge=0, le=1)]
 
 
-class ResultBand(_Frozen):
+class ResultBand(FrozenModel):
     """One result level of R7.1: the loser holds ``min_cards``..``max_cards`` cards
     (``max_cards`` omitted: or more), and the winner's result multiplier is ``multiplier``
     (*a*)."""
@@ -197,7 +189,7 @@ class ResultBand(_Frozen):
     multiplier: Multiplier
 
 
-class PhaseRow(_Frozen):
+class PhaseRow(FrozenModel):
     """One column of R9.3: contribution *c* and doubling *b* of a scoring phase."""
 
     phase: NonNegative
@@ -205,7 +197,7 @@ class PhaseRow(_Frozen):
     doubling: Multiplier
 
 
-class UnconnectedRow(_Frozen):
+class UnconnectedRow(FrozenModel):
     """One line of R8.3: ``count`` bombs of ``phase`` in a game count as ``counts_as``."""
 
     phase: Annotated[int, Field(ge=SMALLEST_BOMB_PHASE)]
@@ -215,19 +207,10 @@ class UnconnectedRow(_Frozen):
     @model_validator(mode="after")
     def _raises_phase(self) -> UnconnectedRow:
         if self.counts_as <= self.phase:
-            raise _Invalid(
+            raise Invalid(
                 ("counts_as",), f"a phase above {self.phase} (the bombs' own phase)", show_value(self.counts_as)
             )
         return self
-
-
-class LevelRow(_Frozen):
-    """One level of R9.4: a balance of at least ``needed`` is level ``level`` and plays
-    for ``match_points``."""
-
-    level: NonNegative
-    needed: SignedAmount
-    match_points: Amount
 
 
 def _listify(value: Any) -> Any:
@@ -239,7 +222,7 @@ def _listify(value: Any) -> Any:
     return value
 
 
-class RoomConfig(_Frozen):
+class RoomConfig(RoomModel):
     """A room's configuration (RULES [config] items), immutable and fully validated.
 
     Build one with :func:`load_config` or :func:`config_from_dict`; constructing it
@@ -247,6 +230,8 @@ class RoomConfig(_Frozen):
     default to RULES-CLASSIC. Fields are flat; :data:`FIELD_TABLE` says which TOML table
     each lives in. See ``docs/configuration.md`` for every key.
     """
+
+    LAYOUT: ClassVar[RoomLayout] = LAYOUT
 
     game: Literal["shuangkou"] = "shuangkou"  # the game family (shuangkou.games): this one
     name: str
@@ -316,9 +301,9 @@ class RoomConfig(_Frozen):
     @classmethod
     def _check_phases(cls, rows: tuple[PhaseRow, ...]) -> tuple[PhaseRow, ...]:
         if not rows:
-            raise _Invalid((), "at least one phase row", "an empty array")
+            raise Invalid((), "at least one phase row", "an empty array")
         if rows[0].phase > SMALLEST_BOMB_PHASE:
-            raise _Invalid(
+            raise Invalid(
                 (0, "phase"),
                 f"a first row of phase {SMALLEST_BOMB_PHASE} or less (it covers every phase up to it)",
                 show_value(rows[0].phase),
@@ -326,21 +311,21 @@ class RoomConfig(_Frozen):
         for index in range(1, len(rows)):
             previous, row = rows[index - 1], rows[index]
             if row.phase <= previous.phase:
-                raise _Invalid(
+                raise Invalid(
                     (index, "phase"),
                     f"phases strictly increasing: a phase above {previous.phase}",
                     show_value(row.phase),
                 )
             if row.phase > previous.phase + 1:
                 missing = ", ".join(str(p) for p in range(previous.phase + 1, row.phase))
-                raise _Invalid(
+                raise Invalid(
                     (index, "phase"),
                     f"{previous.phase + 1} (missing phase row {missing})",
                     show_value(row.phase),
                 )
             for column in ("contribution", "doubling"):
                 if getattr(row, column) < getattr(previous, column):
-                    raise _Invalid(
+                    raise Invalid(
                         (index, column),
                         f"at least {getattr(previous, column)} (multipliers never fall as the phase rises)",
                         show_value(getattr(row, column)),
@@ -355,13 +340,13 @@ class RoomConfig(_Frozen):
             before = last.get(row.phase)
             if before is not None:
                 if row.count <= before.count:
-                    raise _Invalid(
+                    raise Invalid(
                         (index, "count"),
                         f"counts strictly increasing for phase {row.phase}: more than {before.count}",
                         show_value(row.count),
                     )
                 if row.counts_as <= before.counts_as:
-                    raise _Invalid(
+                    raise Invalid(
                         (index, "counts_as"),
                         f"strictly increasing for phase {row.phase}: more than {before.counts_as}",
                         show_value(row.counts_as),
@@ -372,36 +357,13 @@ class RoomConfig(_Frozen):
     @field_validator("levels")
     @classmethod
     def _check_levels(cls, rows: tuple[LevelRow, ...]) -> tuple[LevelRow, ...]:
-        if not rows:
-            raise _Invalid((), "at least one level row", "an empty array")
-        for index in range(1, len(rows)):
-            previous, row = rows[index - 1], rows[index]
-            if row.level != previous.level + 1:
-                what = (
-                    "levels strictly increasing"
-                    if row.level <= previous.level
-                    else f"missing level row {previous.level + 1}"
-                )
-                raise _Invalid((index, "level"), f"{previous.level + 1} ({what})", show_value(row.level))
-            if row.needed <= previous.needed:
-                raise _Invalid(
-                    (index, "needed"),
-                    f"thresholds strictly increasing: more than {previous.needed}",
-                    show_value(row.needed),
-                )
-            if row.match_points < previous.match_points:
-                raise _Invalid(
-                    (index, "match_points"),
-                    f"at least {previous.match_points} (match points never fall as the level rises)",
-                    show_value(row.match_points),
-                )
-        return rows
+        return check_levels(rows)
 
     @model_validator(mode="after")
     def _check_results_and_balance(self) -> RoomConfig:
         bands = (("flat", self.flat), ("single", self.single), ("double", self.double))
         if self.flat.min_cards != 1:
-            raise _Invalid(
+            raise Invalid(
                 ("flat", "min_cards"),
                 "1 (a loser holding 1 card needs a result; the ranges leave a gap)",
                 show_value(self.flat.min_cards),
@@ -410,13 +372,13 @@ class RoomConfig(_Frozen):
             last = index == len(bands) - 1
             if band.max_cards is None:
                 if not last:
-                    raise _Invalid((name, "max_cards"), "an integer (only double is open-ended)", "nothing")
+                    raise Invalid((name, "max_cards"), "an integer (only double is open-ended)", "nothing")
             elif band.max_cards < band.min_cards:
-                raise _Invalid(
+                raise Invalid(
                     (name, "max_cards"), f"at least min_cards = {band.min_cards}", show_value(band.max_cards)
                 )
             elif last and band.max_cards < MAX_CARDS_LEFT:
-                raise _Invalid(
+                raise Invalid(
                     (name, "max_cards"),
                     f"no max_cards, or at least {MAX_CARDS_LEFT} (a loser may hold up to "
                     f"{MAX_CARDS_LEFT} cards; the ranges leave a gap)",
@@ -428,19 +390,19 @@ class RoomConfig(_Frozen):
                 wanted = previous.max_cards + 1
                 if band.min_cards != wanted:
                     how = "overlap" if band.min_cards < wanted else "leave a gap"
-                    raise _Invalid(
+                    raise Invalid(
                         (name, "min_cards"),
                         f"{wanted}, right after results.{previous_name}.max_cards = {previous.max_cards} "
                         f"(the ranges {how})",
                         show_value(band.min_cards),
                     )
         if not self.allow_negative and self.starting_balance < 0:
-            raise _Invalid(
+            raise Invalid(
                 ("starting_balance",), "at least 0 (allow_negative is false)", show_value(self.starting_balance)
             )
         entry = self.entry_balance
         if entry is not None and self.starting_balance < entry:
-            raise _Invalid(
+            raise Invalid(
                 ("starting_balance",),
                 f"at least {entry} (the first level: below it a player may not "
                 "sit down in a wealth room, R9.4)",
@@ -453,7 +415,7 @@ class RoomConfig(_Frozen):
         if self.most_at_stake > MAX_AMOUNT:
             top = len(self.levels) - 1
             per_point = self._stake_per_match_point
-            raise _Invalid(
+            raise Invalid(
                 ("levels", top, "match_points"),
                 f"match points of at most {(MAX_AMOUNT - self.table_fee) // per_point}: with this room's "
                 f"multipliers one game could move up to {per_point} × the match points (+ the table fee) "
@@ -467,7 +429,7 @@ class RoomConfig(_Frozen):
         if self.seats == 2:
             for key in FOUR_SEAT_KEYS:
                 if key in self.model_fields_set:
-                    raise _Invalid(
+                    raise Invalid(
                         (key,),
                         "no four-seat key in a two-seat room (table.seats = 2): "
                         "set seats = 4 or remove the key",
@@ -521,24 +483,6 @@ class RoomConfig(_Frozen):
         """Doubling multiplier *b* of a phase (R9.3)."""
         return self.phase_row(phase).doubling
 
-    def level_for(self, balance: int) -> LevelRow:
-        """The level of a balance (R9.4): the highest row whose ``needed`` it reaches. A
-        balance below the first row (a negative points balance, a wealth player who lost
-        below the minimum while seated) plays at the first level."""
-        return self.levels[level_index(self._thresholds, balance)]
-
-    @functools.cached_property
-    def _thresholds(self) -> tuple[int, ...]:
-        # The levels' ``needed``, strictly increasing (validated): every settlement reads levels.
-        return tuple(row.needed for row in self.levels)
-
-    def match_points_for(self, *balances: int) -> int:
-        """Match points X: those of the lowest of the players' levels (R9.4, C5.1)."""
-        if not balances:
-            raise ValueError("match points need at least one balance")
-        low = min(self.level_for(balance).level for balance in balances)
-        return self.levels[low - self.levels[0].level].match_points
-
     @property
     def scores_connected_pairs(self) -> bool:
         """Whether R8.2 raises scoring phases: always with two seats (R8), with four when
@@ -584,63 +528,13 @@ class RoomConfig(_Frozen):
         a, e = max(self.double_win, self.single_win, self.draw), self.escape_double_wins
         return max(a * b + e * self.double_win, e * self.double_win * b) + 3 * c
 
-    def stake_level(self, balance: int) -> int:
-        """The level (R9.1) of a player of ``balance``: :meth:`level_for`'s."""
-        return self.level_for(balance).level
-
-    @property
-    def stakes(self) -> tuple[int, int]:
-        """The match points of the first and the last level (R9.1), as the lobby shows them."""
-        return self.levels[0].match_points, self.levels[-1].match_points
-
-    @property
-    def entry_balance(self) -> int | None:
-        """R9.4: the least balance that may sit down in a wealth room (the first level's
-        ``needed``); None in the points edition, which admits every balance."""
-        return self.levels[0].needed if self.edition == "wealth" else None
-
-    def can_sit(self, balance: int) -> bool:
-        """R9.4: whether a player of this balance may sit down (see :attr:`entry_balance`)."""
-        entry = self.entry_balance
-        return entry is None or balance >= entry
-
-    # -- output -------------------------------------------------------------------
-
-    def to_toml_dict(self) -> dict[str, Any]:
-        """The configuration in the file layout (tables), as plain JSON/TOML values; a
-        two-seat room leaves out the four-seat keys (it refuses them)."""
-        flat = self.model_dump(mode="json")
-        grouped: dict[str, Any] = {}
-        for table, keys in TABLES.items():
-            target = grouped if not table else grouped.setdefault(table, {})
-            for key in keys:
-                if self.seats == 4 or key not in FOUR_SEAT_KEYS:
-                    target[key] = _plain(flat[key])
-        return grouped
-
-    def to_json(self) -> str:
-        """The resolved configuration as indented JSON (what ``check-config`` prints)."""
-        return self._json
-
-    @functools.cached_property
-    def _json(self) -> str:
-        # Built once: the server stores it with every game it starts (the model is frozen).
-        return json.dumps(self.to_toml_dict(), indent=2, ensure_ascii=False)
+    def written(self, key: str) -> bool:
+        """A two-seat room's file leaves out the four-seat keys (it refuses them)."""
+        return self.seats == 4 or key not in FOUR_SEAT_KEYS
 
     def with_overrides(self, overrides: Mapping[str, object], source: str = "overrides") -> RoomConfig:
         """A validated copy with some keys changed (names as in :func:`load_config`)."""
         return _resolve(self.to_toml_dict(), source, overrides, use_base=False)
-
-
-def _plain(value: Any) -> Any:
-    """Whole floats as integers (``20`` not ``20.0``) and None-valued keys dropped."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, list):
-        return [_plain(item) for item in value]
-    if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items() if item is not None}
-    return value
 
 
 # ---------------------------------------------------------------------------
@@ -690,9 +584,9 @@ def _problems(error: ValidationError, source: str) -> list[Problem]:
         loc: tuple[str | int, ...] = tuple(item["loc"])
         kind = item["type"]
         ctx = item.get("ctx") or {}
-        cause = ctx.get("error")
-        if isinstance(cause, _Invalid):
-            problems.append(Problem(source, LAYOUT.dotted(loc + cause.loc), cause.expected, cause.found))
+        located = invalid_problem(item, source, LAYOUT)
+        if located is not None:
+            problems.append(located)
             continue
         found = "nothing" if kind == "missing" else show_value(item.get("input"))
         if kind == "extra_forbidden":

@@ -32,21 +32,19 @@ problem, ``FILE: KEY: expected WHAT, found VALUE``.
 from __future__ import annotations
 
 import functools
-import itertools
-import json
 import os
 from collections.abc import Mapping
 from importlib import resources
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 
 from ...editions import EDITIONS, MAX_AMOUNT, Edition
-from ...payouts import level_index
 from ...roomfiles import ConfigError, Problem, RoomLayout, parse_toml, read_room_file, show_value
+from ..rooms import Amount, LevelRow, RoomModel, Seconds, SignedAmount, check_levels, invalid_problem
 from .order import LEVEL_RANKS, rank_index
 
-__all__ = ["SHIPPED_ROOMS", "TABLES", "BalanceLevel", "TractorRoom", "load_tractor_room", "tractor_room_from_dict"]
+__all__ = ["SHIPPED_ROOMS", "TABLES", "LevelRow", "TractorRoom", "load_tractor_room", "tractor_room_from_dict"]
 
 SHIPPED_ROOMS: tuple[str, ...] = ("tractor",)
 """The shipped Tractor rooms (``configs/NAME.toml``)."""
@@ -76,28 +74,15 @@ FIELD_TABLE: dict[str, str] = LAYOUT.field_table
 _FROM_EDITION = ("balance", "house")  # tables whose missing keys come from the edition's shipped file
 
 Rank = Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
-Seconds = Annotated[float, Field(gt=0)]
-Amount = Annotated[int, Field(ge=0, le=MAX_AMOUNT)]
-SignedAmount = Annotated[int, Field(ge=-MAX_AMOUNT, le=MAX_AMOUNT)]
 Units = Annotated[int, Field(ge=-10**6, le=10**6)]
 
 
-class BalanceLevel(BaseModel):
-    """One level of R9.4: a balance of at least ``needed`` plays for ``match_points``."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
-
-    level: Annotated[int, Field(ge=0)]
-    needed: SignedAmount
-    match_points: Amount
-
-
-class TractorRoom(BaseModel):
+class TractorRoom(RoomModel):
     """A Tractor room (T12), immutable and validated: build it with
     :func:`load_tractor_room`. Fields are flat; :data:`TABLES` says which TOML table holds
     each. ``docs/configuration.md`` describes every key."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+    LAYOUT: ClassVar[RoomLayout] = LAYOUT
 
     game: Literal["tractor"] = "tractor"
     name: str = "Tractor"
@@ -135,7 +120,7 @@ class TractorRoom(BaseModel):
     # [balance]
     starting_balance: SignedAmount = 1000
     allow_negative: bool = True
-    levels: tuple[BalanceLevel, ...] = ()
+    levels: tuple[LevelRow, ...] = ()
     # [house]
     table_fee: Amount = 0
     win_fee_share: Annotated[float, Field(ge=0, le=1)] = 0.0
@@ -154,14 +139,8 @@ class TractorRoom(BaseModel):
 
     @field_validator("levels")
     @classmethod
-    def _check_levels(cls, rows: tuple[BalanceLevel, ...]) -> tuple[BalanceLevel, ...]:
-        if not rows:
-            raise ValueError("at least one level row")
-        for before, after in itertools.pairwise(rows):
-            if after.level != before.level + 1 or after.needed <= before.needed or \
-                    after.match_points < before.match_points:
-                raise ValueError("consecutive levels, 'needed' rising, 'match_points' never falling")
-        return rows
+    def _check_levels(cls, rows: tuple[LevelRow, ...]) -> tuple[LevelRow, ...]:
+        return check_levels(rows)
 
     @field_validator("hand_units")
     @classmethod
@@ -196,36 +175,9 @@ class TractorRoom(BaseModel):
         return tuple(sorted({rank_index(level) for level in self.must_play_levels} | {12}))
 
     @property
-    def entry_balance(self) -> int | None:
-        """R9.4: the least balance that may sit in a wealth room; None in the points edition."""
-        return self.levels[0].needed if self.edition == "wealth" else None
-
-    def can_sit(self, balance: int) -> bool:
-        """Whether a player of this balance may sit down."""
-        entry = self.entry_balance
-        return entry is None or balance >= entry
-
-    def stake_level(self, balance: int) -> int:
-        """The balance's level (R9.4)."""
-        return self.levels[level_index(self._thresholds, balance)].level
-
-    @property
     def variant(self) -> None:
         """One variant: the lobby names the room by its game alone."""
         return None
-
-    @functools.cached_property
-    def _thresholds(self) -> tuple[int, ...]:
-        return tuple(row.needed for row in self.levels)
-
-    def match_points_for(self, *balances: int) -> int:
-        """X: the match points of the lowest level among the players (T11.4, C5.1)."""
-        return self.levels[min(level_index(self._thresholds, balance) for balance in balances)].match_points
-
-    @property
-    def stakes(self) -> tuple[int, int]:
-        """The match points of the first and the last level."""
-        return self.levels[0].match_points, self.levels[-1].match_points
 
     @property
     def most_at_stake(self) -> int:
@@ -235,27 +187,6 @@ class TractorRoom(BaseModel):
             return 0
         units = max(abs(unit) for unit in self.hand_units) + self.escape_units
         return self.levels[-1].match_points * units + self.table_fee
-
-    # -- output -------------------------------------------------------------------
-
-    def to_toml_dict(self) -> dict[str, Any]:
-        """The room in its file layout, as plain JSON values."""
-        flat = self.model_dump(mode="json")
-        grouped: dict[str, Any] = {}
-        for table, keys in TABLES.items():
-            target = grouped if not table else grouped.setdefault(table, {})
-            for key in keys:
-                value = flat[key]
-                target[key] = int(value) if isinstance(value, float) and value.is_integer() else value
-        return grouped
-
-    def to_json(self) -> str:
-        """The resolved room as indented JSON (stored with every hand; ``check-config``)."""
-        return self._json
-
-    @functools.cached_property
-    def _json(self) -> str:
-        return json.dumps(self.to_toml_dict(), indent=2, ensure_ascii=False)
 
 
 # ---------------------------------------------------------------------------
@@ -280,6 +211,10 @@ _EXPECTED = {
 def _problems(error: ValidationError, source: str) -> list[Problem]:
     problems = []
     for item in error.errors():
+        located = invalid_problem(item, source, LAYOUT)
+        if located is not None:
+            problems.append(located)
+            continue
         loc: tuple[str | int, ...] = tuple(item["loc"])
         kind = item["type"]
         ctx = item.get("ctx") or {}
@@ -287,7 +222,7 @@ def _problems(error: ValidationError, source: str) -> list[Problem]:
         if kind == "literal_error":
             expected = str(ctx.get("expected", "one of the allowed values"))
         elif kind == "extra_forbidden":
-            expected, found = f"one of {', '.join(BalanceLevel.model_fields)}", f"unknown key {loc[-1]!r}"
+            expected, found = f"one of {', '.join(LevelRow.model_fields)}", f"unknown key {loc[-1]!r}"
         elif kind == "value_error":
             expected = str(item["msg"]).removeprefix("Value error, ")
         elif kind in _EXPECTED:
