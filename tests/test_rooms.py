@@ -50,3 +50,18 @@ def test_R9_4_a_wrong_level_table_names_its_row_in_every_game(
     with pytest.raises(ConfigError) as error:
         load_room(name, {"balance.levels": levels})
     assert message in str(error.value) and str(error.value).startswith("overrides (on configs/")
+
+
+@pytest.mark.parametrize("name", ROOMS)
+@pytest.mark.parametrize(("overrides", "message"), [
+    ({"balance.levels": [{"level": 0, "needed": 0, "match_point": 5}]},
+     "balance.levels[0].match_point: expected one of level, needed, match_points, found unknown key 'match_point'"),
+    ({"house.win_fee_share": 1.5}, "house.win_fee_share: expected a share between 0 and 1, found 1.5"),
+    ({"house.table_fee": "5"}, 'house.table_fee: expected an integer, found "5" (a string)'),
+    ({"balance.starting_balance": 10**16}, "balance.starting_balance: expected a value of at most 10000000000000"),
+])
+def test_every_game_names_a_wrong_money_key_alike(name: str, overrides: dict[str, object], message: str) -> None:
+    """R9.4, R9.7: the keys every room shares are refused in the same words in every game."""
+    with pytest.raises(ConfigError) as error:
+        load_room(name, overrides)
+    assert message in str(error.value)

@@ -60,7 +60,7 @@ def test_Y7_1_the_money_keys_come_from_the_edition(tmp_path: Path) -> None:
         ('game = "royalist"\n[roles]\nrevolt_quorum = 4\n', "roles.revolt_quorum: expected 1, 2 or 3, found 4"),
         ('game = "royalist"\n[play]\ndeck = "168"\n', "play.deck: expected one of hard_pass"),
         ('game = "royalist"\ndeck = "168"\n', "deck: expected deck inside the table [deal]"),
-        ('game = "royalist"\n[timers]\nturn_seconds = 0\n', "timers.turn_seconds: expected greater than 0"),
+        ('game = "royalist"\n[timers]\nturn_seconds = 0\n', "timers.turn_seconds: expected a value above 0"),
         ('game = "royalist"\n[escape]\nescape_mode = "leave"\n', "escape.escape_mode: expected 'host' or 'settle'"),
         ('game = "royalist"\n[rules]\n', "rules: expected one of game, name, edition or a table"),
         ('game = "royalist"\n[deal]\nguard_card = "calld"\n',

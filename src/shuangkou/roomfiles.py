@@ -9,6 +9,7 @@ a file into a model's flat fields and names what is out of place.
 
 from __future__ import annotations
 
+import copy
 import difflib
 import functools
 import json
@@ -17,11 +18,13 @@ import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any, NamedTuple
 
 __all__ = [
-    "ConfigError", "Problem", "RoomLayout", "parse_override", "parse_toml", "read_room_file", "show_value", "suggest",
+    "ConfigError", "Problem", "RoomLayout", "parse_override", "parse_toml", "read_room_file", "read_shipped",
+    "shipped_source", "show_value", "suggest",
 ]
 
 
@@ -85,6 +88,22 @@ def read_room_file(path: str | os.PathLike[str], names: str) -> dict[str, Any]:
         expected = f"a readable UTF-8 TOML file or a shipped name ({names})"
         raise ConfigError([Problem(source, "", expected, f"an unreadable file: {reason}")]) from None
     return parse_toml(text, source)
+
+
+def shipped_source(name: str) -> str:
+    """How errors name a shipped room file: ``configs/NAME.toml``."""
+    return f"configs/{name}.toml"
+
+
+def read_shipped(name: str) -> dict[str, Any]:
+    """The parsed shipped room file ``name`` (a copy: the caller may change it)."""
+    return copy.deepcopy(_parsed_shipped(name))
+
+
+@functools.cache
+def _parsed_shipped(name: str) -> dict[str, Any]:
+    text = resources.files("shuangkou").joinpath("configs", f"{name}.toml").read_text(encoding="utf-8")
+    return parse_toml(text, shipped_source(name))
 
 
 def parse_override(text: str) -> tuple[str, object]:

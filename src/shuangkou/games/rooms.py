@@ -18,21 +18,22 @@ from __future__ import annotations
 import functools
 import itertools
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..editions import MAX_AMOUNT
 from ..payouts import level_index
-from ..roomfiles import Problem, RoomLayout, show_value
+from ..roomfiles import Problem, RoomLayout, show_value, suggest
 
 if TYPE_CHECKING:
     from ..editions import Edition
 
 __all__ = [
     "Amount", "FrozenModel", "Invalid", "LevelRow", "RoomModel", "Seconds", "Share", "SignedAmount",
-    "check_levels", "invalid_problem", "plain_value",
+    "check_levels", "plain_value", "problems_of",
 ]
 
 Amount = Annotated[int, Field(ge=0, le=MAX_AMOUNT)]
@@ -58,13 +59,73 @@ class Invalid(ValueError):
         self.found = found
 
 
-def invalid_problem(item: Mapping[str, Any], source: str, layout: RoomLayout) -> Problem | None:
-    """The problem a validation error item states when a validator raised :class:`Invalid`
-    (its key as the file names it), else None."""
-    cause = (item.get("ctx") or {}).get("error")
-    if not isinstance(cause, Invalid):
-        return None
-    return Problem(source, layout.dotted(tuple(item["loc"]) + cause.loc), cause.expected, cause.found)
+_EXPECTED = {
+    "int_type": "an integer",
+    "int_from_float": "an integer",
+    "float_type": "a number",
+    "bool_type": "true or false",
+    "string_type": "a string",
+    "tuple_type": "an array",
+    "model_type": "a table",
+    "dict_type": "a table",
+    "model_attributes_type": "a table",
+    "missing": "this key (it is required)",
+    "greater_than_equal": "a value of at least {ge}",
+    "greater_than": "a value above {gt}",
+    "less_than_equal": "a value of at most {le}",
+}
+"""What a room file should hold, by pydantic's error type."""
+
+SHARES = ("win_fee_share", "escape_share")
+"""The keys that are a share of an amount, between 0 and 1 (R9.7, R10)."""
+
+Explain = Callable[[tuple[str | int, ...], str, str], str]
+"""A game's own wording of what a key expects: (the key's path, pydantic's error type, the
+words so far) -> the words."""
+
+
+def problems_of(
+    error: ValidationError, source: str, model: type[RoomModel],
+    row_models: Mapping[str, type[BaseModel]] = MappingProxyType({}), explain: Explain | None = None,
+) -> list[Problem]:
+    """A room's validation errors as the file names them, one :class:`Problem` each: the key
+    in its table (``model.LAYOUT``), what it should hold and what it holds. ``row_models``:
+    the model of each of the room's tables of rows beside ``levels`` (:class:`LevelRow`),
+    whose keys an unknown key is told; ``explain`` words a game's own keys."""
+    layout, problems = model.LAYOUT, []
+    rows: dict[str, type[BaseModel]] = {"levels": LevelRow, **row_models}
+    for item in error.errors():
+        loc: tuple[str | int, ...] = tuple(item["loc"])
+        kind, ctx, given = item["type"], item.get("ctx") or {}, item.get("input")
+        cause = ctx.get("error")
+        if isinstance(cause, Invalid):
+            problems.append(Problem(source, layout.dotted(loc + cause.loc), cause.expected, cause.found))
+            continue
+        message = str(item["msg"]).removeprefix("Value error, ")
+        key, _, rest = message.partition(": ")
+        if not loc and kind == "value_error" and key in layout.field_table:  # a whole-room check names its key
+            loc, message = (key,), rest
+            given = given.get(key) if isinstance(given, Mapping) else given
+        found = "nothing" if kind == "missing" else show_value(given)
+        if kind == "extra_forbidden":
+            row = rows.get(loc[0]) if len(loc) > 1 and isinstance(loc[0], str) else None
+            known = list((row or model).model_fields)
+            name = str(loc[-1])
+            problems.append(Problem(source, layout.dotted(loc), f"one of {', '.join(known)}",
+                                    f"unknown key {name!r}{suggest(name, known)}"))
+            continue
+        if kind == "literal_error":
+            expected = str(ctx.get("expected", "one of the allowed values"))
+        elif kind in _EXPECTED:
+            expected = _EXPECTED[kind].format(**ctx)
+        else:
+            expected = message.removeprefix("Input should be ")
+        if kind in ("greater_than_equal", "less_than_equal") and loc and loc[-1] in SHARES:
+            expected = "a share between 0 and 1"
+        if explain is not None and loc:
+            expected = explain(loc, kind, expected)
+        problems.append(Problem(source, layout.dotted(loc), expected, found))
+    return problems
 
 
 class LevelRow(FrozenModel):

@@ -32,14 +32,13 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Mapping
-from importlib import resources
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 
 from ...editions import EDITIONS, MAX_AMOUNT, Edition
-from ...roomfiles import ConfigError, Problem, RoomLayout, parse_toml, read_room_file, show_value
-from ..rooms import Amount, LevelRow, RoomModel, Seconds, Share, SignedAmount, check_levels, invalid_problem
+from ...roomfiles import ConfigError, Problem, RoomLayout, read_room_file, read_shipped, shipped_source, show_value
+from ..rooms import Amount, LevelRow, RoomModel, Seconds, Share, SignedAmount, check_levels, problems_of
 from .deck import DeckKind, GuardCard
 from .sets import Bombs, SetRules
 
@@ -196,36 +195,6 @@ class RoyalistRoom(RoomModel):
 # Loading
 
 
-@functools.cache
-def _shipped(name: str) -> dict[str, Any]:
-    text = resources.files("shuangkou").joinpath("configs", f"{name}.toml").read_text(encoding="utf-8")
-    return parse_toml(text, f"configs/{name}.toml")
-
-
-def _problems(error: ValidationError, source: str) -> list[Problem]:
-    problems = []
-    for item in error.errors():
-        located = invalid_problem(item, source, LAYOUT)
-        if located is not None:
-            problems.append(located)
-            continue
-        loc: tuple[str | int, ...] = tuple(item["loc"])
-        message = item["msg"].removeprefix("Value error, ")
-        given = item.get("input")
-        if not loc and ":" in message:  # a whole-room check names its key first, and shows its value
-            key, _, message = message.partition(": ")
-            loc = (key,)
-            given = given.get(key) if isinstance(given, Mapping) else given
-        kind = item["type"]
-        found = "nothing" if kind == "missing" else show_value(given)
-        if kind == "literal_error":
-            expected = str((item.get("ctx") or {}).get("expected", message))
-        else:
-            expected = message.removeprefix("Input should be ")
-        problems.append(Problem(source, LAYOUT.dotted(loc), expected, found))
-    return problems
-
-
 def room_from_data(
     data: Mapping[str, Any], overrides: Mapping[str, object] | None = None, *, source: str = "<data>"
 ) -> RoyalistRoom:
@@ -242,7 +211,7 @@ def room_from_data(
     if edition not in EDITIONS:
         problems.append(Problem(where, "edition", " or ".join(repr(name) for name in EDITIONS), show_value(edition)))
         edition = "points"
-    base = _shipped(str(edition))
+    base = read_shipped(str(edition))
     for table, keys in _EDITION_KEYS.items():
         for key in keys:
             flat.setdefault(key, base[table][key])
@@ -251,7 +220,7 @@ def room_from_data(
     try:
         room = RoyalistRoom.model_validate(flat)
     except ValidationError as error:
-        raise ConfigError(problems + _problems(error, where)) from None
+        raise ConfigError(problems + problems_of(error, where, RoyalistRoom)) from None
     if problems:
         raise ConfigError(problems)
     return room
@@ -261,6 +230,6 @@ def load_room(source: str | os.PathLike[str], overrides: Mapping[str, object] | 
     """A shipped room (:data:`SHIPPED_ROOMS`) or the room file at ``source``, with
     ``overrides`` (plain names or dotted paths); :class:`ConfigError` naming the file and key."""
     if isinstance(source, str) and source in SHIPPED_ROOMS:
-        return room_from_data(_shipped(source), overrides, source=f"configs/{source}.toml")
+        return room_from_data(read_shipped(source), overrides, source=shipped_source(source))
     path = os.fspath(source)
     return room_from_data(read_room_file(path, ", ".join(SHIPPED_ROOMS)), overrides, source=path)

@@ -44,14 +44,13 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Mapping
-from importlib import resources
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 
 from ...cards import HAND_SIZE
 from ...editions import EDITIONS, MAX_AMOUNT, Edition
-from ...roomfiles import ConfigError, Problem, RoomLayout, parse_toml, read_room_file, show_value, suggest
+from ...roomfiles import ConfigError, Problem, RoomLayout, read_room_file, read_shipped, shipped_source, show_value
 from ..interface import DEFAULT_SEARCH_ROLLOUTS
 from ..rooms import (
     Amount,
@@ -63,7 +62,7 @@ from ..rooms import (
     Share,
     SignedAmount,
     check_levels,
-    invalid_problem,
+    problems_of,
 )
 from .rules import FourJokerBomb, Rules, WildJokers
 
@@ -541,15 +540,6 @@ class RoomConfig(RoomModel):
 # Loading
 
 
-def _shipped_path(name: str) -> str:
-    return f"configs/{name}.toml"
-
-
-def _read_shipped(name: str) -> dict[str, Any]:
-    text = resources.files("shuangkou").joinpath("configs", f"{name}.toml").read_text(encoding="utf-8")
-    return parse_toml(text, _shipped_path(name))
-
-
 def _merge(base: Mapping[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any]:
     """Tables merged key by key; everything else (arrays included) replaced."""
     merged = dict(base)
@@ -561,85 +551,26 @@ def _merge(base: Mapping[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any
     return merged
 
 
-_EXPECTED = {
-    "int_type": "an integer",
-    "float_type": "a number",
-    "bool_type": "true or false",
-    "string_type": "a string",
-    "tuple_type": "an array",
-    "model_type": "a table",
-    "dict_type": "a table",
-    "model_attributes_type": "a table",
-    "missing": "this key (it is required)",
-    "greater_than_equal": "a value of at least {ge}",
-    "greater_than": "a value above {gt}",
-    "less_than_equal": "a value of at most {le}",
-    "int_from_float": "an integer",
-}
-
-
-def _problems(error: ValidationError, source: str) -> list[Problem]:
-    problems: list[Problem] = []
-    for item in error.errors():
-        loc: tuple[str | int, ...] = tuple(item["loc"])
-        kind = item["type"]
-        ctx = item.get("ctx") or {}
-        located = invalid_problem(item, source, LAYOUT)
-        if located is not None:
-            problems.append(located)
-            continue
-        found = "nothing" if kind == "missing" else show_value(item.get("input"))
-        if kind == "extra_forbidden":
-            parent = loc[:-1]
-            known = _known_keys(parent)
-            name = str(loc[-1])
-            found = f"unknown key {name!r}{suggest(name, known)}"
-            problems.append(Problem(source, LAYOUT.dotted(loc), f"one of {', '.join(known)}", found))
-            continue
-        if kind == "literal_error":
-            expected = str(ctx.get("expected", "one of the allowed values"))
-        elif kind in _EXPECTED:
-            expected = _EXPECTED[kind].format(**ctx)
-        else:
-            expected = item["msg"].removeprefix("Input should be ").removeprefix("Value error, ")
-        if (
-            kind in ("greater_than_equal", "greater_than")
-            and loc
-            and loc[-1]
-            in (
-                "multiplier",
-                "contribution",
-                "doubling",
-                "escape_multiplier",
-                "double_win",
-                "single_win",
-                "draw",
-                "escape_double_wins",
-            )
-        ):
-            expected += " (multipliers are never negative)"
-        if kind in ("greater_than_equal", "less_than_equal") and loc and loc[-1] in _SHARES:
-            expected = "a share between 0 and 1"
-        problems.append(Problem(source, LAYOUT.dotted(loc), expected, found))
-    return problems
-
-
-_SHARES = ("win_fee_share", "escape_share")
-
 _ROW_MODELS: dict[str, type[BaseModel]] = {
     "flat": ResultBand,
     "single": ResultBand,
     "double": ResultBand,
     "phases": PhaseRow,
     "unconnected": UnconnectedRow,
-    "levels": LevelRow,
 }
 
 
-def _known_keys(parent: tuple[str | int, ...]) -> list[str]:
-    if parent and isinstance(parent[0], str) and parent[0] in _ROW_MODELS:
-        return list(_ROW_MODELS[parent[0]].model_fields)
-    return list(RoomConfig.model_fields)
+_MULTIPLIERS = (
+    "multiplier", "contribution", "doubling", "escape_multiplier", "double_win", "single_win", "draw",
+    "escape_double_wins",
+)
+
+
+def _explain(loc: tuple[str | int, ...], kind: str, expected: str) -> str:
+    """A multiplier's lower bound says why."""
+    if kind in ("greater_than_equal", "greater_than") and loc[-1] in _MULTIPLIERS:
+        return f"{expected} (multipliers are never negative)"
+    return expected
 
 
 def _validate(data: Mapping[str, Any], source: str) -> RoomConfig:
@@ -647,7 +578,7 @@ def _validate(data: Mapping[str, Any], source: str) -> RoomConfig:
     try:
         config = RoomConfig.model_validate(flat)
     except ValidationError as error:
-        raise ConfigError(problems + _problems(error, source)) from None
+        raise ConfigError(problems + problems_of(error, source, RoomConfig, _ROW_MODELS, _explain)) from None
     if problems:
         raise ConfigError(problems)
     return config
@@ -668,7 +599,7 @@ def _resolve(
 ) -> RoomConfig:
     """Validate ``data`` (merged onto its edition's shipped file), then with ``overrides``."""
     if use_base:
-        base = _read_shipped(_edition_of(data, source))
+        base = read_shipped(_edition_of(data, source))
         merged = _merge(base, data)
     else:
         merged = dict(data)
@@ -680,7 +611,7 @@ def _resolve(
     for key, value in overrides.items():
         LAYOUT.set_key(changed, str(key), value, label, "rules.four_joker_bomb", _merge)
     edition = _edition_of(changed, label) if use_base else str(changed.get("edition", config.edition))
-    changed = _merge(_read_shipped(edition), changed) if use_base else _merge(merged, changed)
+    changed = _merge(read_shipped(edition), changed) if use_base else _merge(merged, changed)
     return _validate(changed, label)
 
 
@@ -706,7 +637,7 @@ def load_config(
     array or merges into the table. Raises :class:`ConfigError`.
     """
     if isinstance(path_or_name, str) and path_or_name in SHIPPED_NAMES:
-        source = _shipped_path(path_or_name)
-        return _resolve(_read_shipped(path_or_name), source, overrides)
+        source = shipped_source(path_or_name)
+        return _resolve(read_shipped(path_or_name), source, overrides)
     source = os.fspath(path_or_name)
     return _resolve(read_room_file(source, ", ".join(SHIPPED_NAMES)), source, overrides)

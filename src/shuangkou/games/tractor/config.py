@@ -34,14 +34,13 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Mapping
-from importlib import resources
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, ValidationError, field_validator, model_validator
 
 from ...editions import EDITIONS, MAX_AMOUNT, Edition
-from ...roomfiles import ConfigError, Problem, RoomLayout, parse_toml, read_room_file, show_value
-from ..rooms import Amount, LevelRow, RoomModel, Seconds, SignedAmount, check_levels, invalid_problem
+from ...roomfiles import ConfigError, Problem, RoomLayout, read_room_file, read_shipped, shipped_source, show_value
+from ..rooms import Amount, LevelRow, RoomModel, Seconds, SignedAmount, check_levels, problems_of
 from .order import LEVEL_RANKS, rank_index
 
 __all__ = ["SHIPPED_ROOMS", "TABLES", "LevelRow", "TractorRoom", "load_tractor_room", "tractor_room_from_dict"]
@@ -193,46 +192,11 @@ class TractorRoom(RoomModel):
 # Loading
 
 
-_EXPECTED = {
-    "int_type": "an integer",
-    "float_type": "a number",
-    "bool_type": "true or false",
-    "string_type": "a string",
-    "tuple_type": "an array",
-    "model_type": "a table",
-    "dict_type": "a table",
-    "missing": "this key (it is required)",
-    "greater_than_equal": "a value of at least {ge}",
-    "greater_than": "a value above {gt}",
-    "less_than_equal": "a value of at most {le}",
-}
-
-
-def _problems(error: ValidationError, source: str) -> list[Problem]:
-    problems = []
-    for item in error.errors():
-        located = invalid_problem(item, source, LAYOUT)
-        if located is not None:
-            problems.append(located)
-            continue
-        loc: tuple[str | int, ...] = tuple(item["loc"])
-        kind = item["type"]
-        ctx = item.get("ctx") or {}
-        found = "nothing" if kind == "missing" else show_value(item.get("input"))
-        if kind == "literal_error":
-            expected = str(ctx.get("expected", "one of the allowed values"))
-        elif kind == "extra_forbidden":
-            expected, found = f"one of {', '.join(LevelRow.model_fields)}", f"unknown key {loc[-1]!r}"
-        elif kind == "value_error":
-            expected = str(item["msg"]).removeprefix("Value error, ")
-        elif kind in _EXPECTED:
-            expected = _EXPECTED[kind].format(**ctx)
-        else:
-            expected = str(item["msg"]).removeprefix("Input should be ")
-        if loc and loc[-1] == "start_level" and kind == "literal_error":
-            expected = f"a rank: {', '.join(repr(rank) for rank in LEVEL_RANKS)}"
-        problems.append(Problem(source, LAYOUT.dotted(loc) if loc else "", expected, found))
-    return problems
+def _explain(loc: tuple[str | int, ...], kind: str, expected: str) -> str:
+    """A level of the match is a rank (T2)."""
+    if loc[-1] == "start_level" and kind == "literal_error":
+        return f"a rank: {', '.join(repr(rank) for rank in LEVEL_RANKS)}"
+    return expected
 
 
 def _validate(data: Mapping[str, Any], source: str) -> TractorRoom:
@@ -240,21 +204,16 @@ def _validate(data: Mapping[str, Any], source: str) -> TractorRoom:
     try:
         room = TractorRoom.model_validate(flat)
     except ValidationError as error:
-        raise ConfigError(problems + _problems(error, source)) from None
+        raise ConfigError(problems + problems_of(error, source, TractorRoom, explain=_explain)) from None
     if problems:
         raise ConfigError(problems)
     return room
 
 
-def _read_shipped(name: str) -> dict[str, Any]:
-    text = resources.files("shuangkou").joinpath("configs", f"{name}.toml").read_text(encoding="utf-8")
-    return parse_toml(text, f"configs/{name}.toml")
-
-
 @functools.cache
 def _edition_defaults(edition: str) -> dict[str, dict[str, Any]]:
     """The ``[balance]`` and ``[house]`` tables of the edition's shipped file."""
-    shipped = _read_shipped(edition)
+    shipped = read_shipped(edition)
     return {table: dict(shipped.get(table, {})) for table in _FROM_EDITION}
 
 
@@ -289,6 +248,6 @@ def tractor_room_from_dict(
 def load_tractor_room(source: str | os.PathLike[str], overrides: Mapping[str, object] | None = None) -> TractorRoom:
     """A room from a shipped name (:data:`SHIPPED_ROOMS`) or a TOML file, with ``overrides``."""
     if isinstance(source, str) and source in SHIPPED_ROOMS:
-        return tractor_room_from_dict(_read_shipped(source), overrides, source=f"configs/{source}.toml")
+        return tractor_room_from_dict(read_shipped(source), overrides, source=shipped_source(source))
     path = os.fspath(source)
     return tractor_room_from_dict(read_room_file(path, ", ".join(SHIPPED_ROOMS)), overrides, source=path)
