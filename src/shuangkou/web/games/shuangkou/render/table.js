@@ -227,7 +227,7 @@ export function renderSortLabel(state) {
 }
 
 /** The words of the message under the hand. */
-export function messageText(message) {
+function messageText(message) {
   if (message.code) {
     if (message.code === "does_not_beat") {
       return message.onTable ? t("err.does_not_beat", { table: describeCombo(message.onTable) }) : t("err.does_not_beat_plain");
