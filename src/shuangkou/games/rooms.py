@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ..editions import MAX_AMOUNT
 from ..payouts import level_index
@@ -157,6 +157,15 @@ def check_levels(rows: tuple[LevelRow, ...]) -> tuple[LevelRow, ...]:
     return rows
 
 
+def _tuples(value: Any) -> Any:
+    """Every array in ``value`` as a tuple, at any depth."""
+    if isinstance(value, list | tuple):
+        return tuple(_tuples(item) for item in value)
+    if isinstance(value, Mapping):
+        return {key: _tuples(item) for key, item in value.items()}
+    return value
+
+
 def plain_value(value: Any) -> Any:
     """A value as a room file writes it: whole floats as integers (``20`` not ``20.0``),
     None-valued keys of a table dropped."""
@@ -179,6 +188,17 @@ class RoomModel(FrozenModel):
     if TYPE_CHECKING:
         edition: Edition
         levels: tuple[LevelRow, ...]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _tuples(cls, data: Any) -> Any:
+        """A room file's arrays arrive as lists; the frozen model keeps tuples."""
+        return _tuples(data)
+
+    @field_validator("levels", check_fields=False)
+    @classmethod
+    def _check_levels(cls, rows: tuple[LevelRow, ...]) -> tuple[LevelRow, ...]:
+        return check_levels(rows)
 
     # -- the level table (R9.4) ---------------------------------------------------
 

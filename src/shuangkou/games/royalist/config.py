@@ -38,7 +38,7 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 
 from ...editions import EDITIONS, MAX_AMOUNT, Edition
 from ...roomfiles import ConfigError, Problem, RoomLayout, read_room_file, read_shipped, shipped_source, show_value
-from ..rooms import Amount, LevelRow, RoomModel, Seconds, Share, SignedAmount, check_levels, problems_of
+from ..rooms import Amount, LevelRow, RoomModel, Seconds, Share, SignedAmount, problems_of
 from .deck import DeckKind, GuardCard
 from .sets import Bombs, SetRules
 
@@ -137,23 +137,11 @@ class RoyalistRoom(RoomModel):
     escape_units: Annotated[int, Field(ge=0, le=10**6)] = 12
     escape_share: Share
 
-    @model_validator(mode="before")
-    @classmethod
-    def _tuples(cls, data: Any) -> Any:
-        if isinstance(data, dict) and isinstance(data.get("levels"), list):
-            return {**data, "levels": tuple(data["levels"])}
-        return data
-
     @field_validator("deck", mode="before")
     @classmethod
     def _deck_as_text(cls, value: Any) -> Any:
         """``deck = 216`` reads as ``"216"``."""
         return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
-
-    @field_validator("levels")
-    @classmethod
-    def _check_levels(cls, rows: tuple[LevelRow, ...]) -> tuple[LevelRow, ...]:
-        return check_levels(rows)
 
     @model_validator(mode="after")
     def _check_room(self) -> RoyalistRoom:

@@ -61,7 +61,6 @@ from ..rooms import (
     Seconds,
     Share,
     SignedAmount,
-    check_levels,
     problems_of,
 )
 from .rules import FourJokerBomb, Rules, WildJokers
@@ -166,10 +165,6 @@ FOUR_SEAT_KEYS: tuple[str, ...] = tuple(key for key in TABLES["table"] if key !=
 
 
 # ---------------------------------------------------------------------------
-# Errors
-
-
-# ---------------------------------------------------------------------------
 # The model
 
 
@@ -210,15 +205,6 @@ class UnconnectedRow(FrozenModel):
                 ("counts_as",), f"a phase above {self.phase} (the bombs' own phase)", show_value(self.counts_as)
             )
         return self
-
-
-def _listify(value: Any) -> Any:
-    """TOML arrays arrive as lists; the frozen model keeps tuples."""
-    if isinstance(value, list | tuple):
-        return tuple(_listify(item) for item in value)
-    if isinstance(value, dict):
-        return {key: _listify(item) for key, item in value.items()}
-    return value
 
 
 class RoomConfig(RoomModel):
@@ -282,11 +268,6 @@ class RoomConfig(RoomModel):
     single_win: Multiplier = 2
     draw: Multiplier = 1
     escape_double_wins: Multiplier = 3  # C6
-
-    @model_validator(mode="before")
-    @classmethod
-    def _tuples(cls, data: Any) -> Any:
-        return _listify(data)
 
     @property
     def variant(self) -> Literal["rush", "classic", "qianbian"]:
@@ -352,11 +333,6 @@ class RoomConfig(RoomModel):
                     )
             last[row.phase] = row
         return rows
-
-    @field_validator("levels")
-    @classmethod
-    def _check_levels(cls, rows: tuple[LevelRow, ...]) -> tuple[LevelRow, ...]:
-        return check_levels(rows)
 
     @model_validator(mode="after")
     def _check_results_and_balance(self) -> RoomConfig:

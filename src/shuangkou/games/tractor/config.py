@@ -40,7 +40,7 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 
 from ...editions import EDITIONS, MAX_AMOUNT, Edition
 from ...roomfiles import ConfigError, Problem, RoomLayout, read_room_file, read_shipped, shipped_source, show_value
-from ..rooms import Amount, LevelRow, RoomModel, Seconds, SignedAmount, check_levels, problems_of
+from ..rooms import Amount, LevelRow, RoomModel, Seconds, Share, SignedAmount, problems_of
 from .order import LEVEL_RANKS, rank_index
 
 __all__ = ["SHIPPED_ROOMS", "TABLES", "LevelRow", "TractorRoom", "load_tractor_room", "tractor_room_from_dict"]
@@ -122,24 +122,12 @@ class TractorRoom(RoomModel):
     levels: tuple[LevelRow, ...] = ()
     # [house]
     table_fee: Amount = 0
-    win_fee_share: Annotated[float, Field(ge=0, le=1)] = 0.0
+    win_fee_share: Share = 0.0
     # [escape]
     escape_mode: Literal["host", "settle"] = "host"
     escape_units: Annotated[int, Field(ge=0, le=10**6)] = 12
     # [table]
     seats: Literal[4] = 4
-
-    @model_validator(mode="before")
-    @classmethod
-    def _tuples(cls, data: Any) -> Any:
-        if isinstance(data, Mapping):
-            return {key: tuple(value) if isinstance(value, list) else value for key, value in data.items()}
-        return data
-
-    @field_validator("levels")
-    @classmethod
-    def _check_levels(cls, rows: tuple[LevelRow, ...]) -> tuple[LevelRow, ...]:
-        return check_levels(rows)
 
     @field_validator("hand_units")
     @classmethod
