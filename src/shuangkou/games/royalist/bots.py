@@ -54,6 +54,7 @@ class Seen:
     rules: SetRules
     bomb_ranks: tuple[int, ...]
     room: RoyalistRoom
+    may_ascend: bool
     may_abdicate: bool
     calls: dict[Card, int]  # the cards it may call (Y9), with the copies held
     tops: int  # 1 when it holds the called guard card (Y9)
@@ -83,16 +84,12 @@ class Seen:
             rules=hand.room.set_rules,
             bomb_ranks=hand.bomb_ranks(seat),
             room=hand.room,
+            may_ascend=hand.may_ascend(seat),
             may_abdicate=hand.may_abdicate(seat) if hand.phase == "throne" else False,
             calls=hand.calls(seat),
             tops=hand.tops(seat),
             solo=roles is not None and roles.emperor == seat and roles.solo is not None,
         )
-
-    @property
-    def may_ascend(self) -> bool:
-        """Whether it may ascend: in a room with a called guard card only with a card to call (Y9)."""
-        return self.room.guard_card == "marked" or bool(self.calls)
 
     @property
     def may_solo(self) -> bool:
