@@ -1020,6 +1020,12 @@ def _identical_four(cards: Sequence[Card]) -> bool:
         cards[0].suit is not None) and not any(is_called_card(card) for card in cards)
 
 
+def _guard_callable(room: RoyalistRoom, hands: Sequence[Sequence[Card]]) -> bool:
+    """Whether a guard can be had from ``hands``: always with a marked guard card; with a
+    called one, when some seat holds three identical cards to call (Y9)."""
+    return room.guard_card == "marked" or any(callable_cards(hand) for hand in hands)
+
+
 def hand_from_cards(
     room: RoyalistRoom,
     hands: Sequence[Sequence[Card]],
@@ -1030,7 +1036,7 @@ def hand_from_cards(
     """A hand from physical hands (one per seat, as the throne offer finds them)."""
     if len(hands) != SEATS:
         raise RoyalistError("bad_hands", f"Royalist seats five players: five hands are needed, got {len(hands)}")
-    if room.guard_card == "called" and not any(callable_cards(hand) for hand in hands):
+    if not _guard_callable(room, hands):
         raise RoyalistError("bad_hands", "no seat holds three identical cards to call a guard: the cards are "
                             "dealt again (Y9)")
     dealt = tuple(tuple(sorted(hand, key=_order)) for hand in hands)
@@ -1054,7 +1060,7 @@ def deal_hand(
     while True:
         hands, _ = deal_cards(room.deck, first_taker, rng, guard_card=room.guard_card)
         tributes = _tributes(hands, previous) if room.tribute and previous else ()
-        if room.guard_card == "marked" or any(callable_cards(hand) for hand in hands):
+        if _guard_callable(room, hands):
             return hand_from_cards(room, hands, first_taker, seed, tributes)
         # Y9: no seat can call: the cards are dealt again, from the same first taker (Y13.18)
 
