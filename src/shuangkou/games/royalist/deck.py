@@ -71,10 +71,6 @@ class MarkedCard(Card):
         rank, suit, pack = Card(self.rank, self.suit, self.deck).sort_key
         return (rank, suit, pack) if self.rank.is_joker else (Rank.BIG_JOKER + 1, suit, pack)
 
-    def unmarked(self) -> Card:
-        """The same physical card without its mark."""
-        return Card(self.rank, self.suit, self.deck)
-
 
 EMPEROR_CARD = MarkedCard(Rank.BIG_JOKER, None, 0)
 """``BJ*``, the emperor card (皇帝牌, Y0)."""
