@@ -57,15 +57,15 @@ const shell = {
 /** The shell's places for a game's own markup (index.html): on the felt, beside Hosting, in the dock. */
 const SLOTS = { felt: "#slot-felt", tools: "#slot-tools", dock: "#slot-dock" };
 
-/** Mount a game's markup once, each slot's in a part of its own (so that games never mix), and
- * show only the parts of the table's game. */
+/** Mount a game's markup (its renderer's `markup`, an HTML string per slot) once, each slot's
+ * in a part of its own (so that games never mix), and show only the parts of the table's game. */
 function mountGame(renderer) {
   const parts = {};
   for (const [slot, selector] of Object.entries(SLOTS)) {
     parts[slot] = h("div", { class: "game-part", dataset: { game: renderer.name } });
+    parts[slot].innerHTML = renderer.markup[slot];
     $(selector).append(parts[slot]);
   }
-  renderer.mount(parts);
   for (const part of Object.values(parts)) applyStatic(part);
 }
 

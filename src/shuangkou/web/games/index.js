@@ -39,7 +39,7 @@ export const DEFAULT_GAME = "shuangkou";
 /** The names this page has a renderer for (a folder games/NAME/ each). */
 export const GAMES = Object.freeze(["shuangkou", "tractor", "royalist"]);
 
-const MEMBERS = ["name", "words", "mount", "initialState", "reduce", "start", "render", "seatBadges", "refusals", "after", "tell", "key", "settlement", "replay", "rules", "help"];
+const MEMBERS = ["name", "words", "markup", "initialState", "reduce", "start", "render", "seatBadges", "refusals", "after", "tell", "key", "settlement", "replay", "rules", "help"];
 
 const loading = new Map(); // name → Promise of its renderer
 const loaded = new Map(); // name → its renderer, once loaded

@@ -7,7 +7,7 @@ import { words } from "./i18n.js";
 import { after, key, preferences, start, tell } from "./play.js";
 import { REFUSALS, reduce } from "./state.js";
 import { helpNodes, lobbyRules } from "./render/help.js";
-import { mount } from "./render/markup.js";
+import { markup } from "./render/markup.js";
 import { nowPanel, seatPanel, stepText } from "./render/replay.js";
 import { settlementNodes } from "./render/result.js";
 import { seatBadges } from "./render/seat.js";
@@ -18,7 +18,7 @@ export default {
   name: "royalist",
   words,
   stylesheet: "style.css",
-  mount,
+  markup,
   initialState: preferences,
   reduce,
   start,

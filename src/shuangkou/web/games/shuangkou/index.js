@@ -6,7 +6,7 @@ import { words } from "./i18n.js";
 import { after, key, preferences, start, tell } from "./play.js";
 import { REFUSALS, reduce } from "./state.js";
 import { helpNodes, lobbyRules, roomGame } from "./render/help.js";
-import { mount } from "./render/markup.js";
+import { markup } from "./render/markup.js";
 import { nowPanel, seatPanel, stepText } from "./render/replay.js";
 import { replayState, replaySteps } from "./steps.js";
 import { settlementNodes } from "./render/result.js";
@@ -16,7 +16,7 @@ import { renderGame } from "./render/table.js";
 export default {
   name: "shuangkou",
   words,
-  mount,
+  markup,
   initialState: preferences,
   reduce,
   start,

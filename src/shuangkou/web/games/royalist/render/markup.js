@@ -1,5 +1,5 @@
 // The Royalist table's own controls and places, mounted once into the shell's slots (the
-// renderer's `mount`): on the felt a bubble beside each of the four other seats (its pass or
+// renderer's `markup`): on the felt a bubble beside each of the four other seats (its pass or
 // its last set of the round), *m* and the card called (Y9); beside Hosting the sort order; in the dock the action buttons,
 // the message under the hand and the hand. Ids are `roy-…`, unique across games.
 
@@ -35,9 +35,5 @@ const DOCK = `
        aria-describedby="roy-message" data-i18n-aria="roy.hand.label"></div>
 </div>`;
 
-/** Fill the shell's slots (`{felt, tools, dock}`, each an element of its own) with the game's markup. */
-export function mount(slots) {
-  slots.felt.innerHTML = FELT;
-  slots.tools.innerHTML = TOOLS;
-  slots.dock.innerHTML = DOCK;
-}
+/** The game's markup for each of the shell's slots (`{felt, tools, dock}`), which the shell mounts. */
+export const markup = Object.freeze({ felt: FELT, tools: TOOLS, dock: DOCK });

@@ -1,5 +1,5 @@
 // The Shuangkou table's own controls and places, mounted once into the shell's slots (the
-// renderer's `mount`): on the felt the bubbles beside the seats, the recent plays and the flip
+// renderer's `markup`): on the felt the bubbles beside the seats, the recent plays and the flip
 // card; beside Hosting the sort order; in the dock the action buttons, the play message, the
 // card tracker and the hand. Their ids are the ones the game's modules and the tests use.
 
@@ -46,9 +46,5 @@ const DOCK = `
        data-i18n-aria="hand.label"></div>
 </div>`;
 
-/** Fill the shell's slots (`{felt, tools, dock}`, each an element of its own) with the game's markup. */
-export function mount(slots) {
-  slots.felt.innerHTML = FELT;
-  slots.tools.innerHTML = TOOLS;
-  slots.dock.innerHTML = DOCK;
-}
+/** The game's markup for each of the shell's slots (`{felt, tools, dock}`), which the shell mounts. */
+export const markup = Object.freeze({ felt: FELT, tools: TOOLS, dock: DOCK });

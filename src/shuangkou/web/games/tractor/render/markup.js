@@ -1,5 +1,5 @@
 // The Tractor table's own controls and places, mounted once into the shell's slots (the
-// renderer's `mount`): on the felt the hand's facts (trump, levels, dealer, the attackers'
+// renderer's `markup`): on the felt the hand's facts (trump, levels, dealer, the attackers'
 // points and cards) and the last trick on demand; beside Hosting the last trick's switch;
 // in the dock the declarations, the buttons, the message and the hand. Ids start with
 // "tr-", unique across games.
@@ -29,9 +29,5 @@ const DOCK = `
        data-i18n-aria="tr.hand.label"></div>
 </div>`;
 
-/** Fill the shell's slots (`{felt, tools, dock}`) with the game's markup. */
-export function mount(slots) {
-  slots.felt.innerHTML = FELT;
-  slots.tools.innerHTML = TOOLS;
-  slots.dock.innerHTML = DOCK;
-}
+/** The game's markup for each of the shell's slots (`{felt, tools, dock}`), which the shell mounts. */
+export const markup = Object.freeze({ felt: FELT, tools: TOOLS, dock: DOCK });
