@@ -228,6 +228,17 @@ test("Y9: the 保子牌 is worth 18 and sorted above the jokers; a hint names it
   assert.equal(S.play(state).send.cards.split(" ").sort().join(" "), "7H* 7S", "played by its name");
 });
 
+test("Y9: the 7 key takes the plain 7s, never the 保子牌; with only the 保子牌 it says there is no 7", () => {
+  const guard = { role: "guard", guardCard: "called", called: "7H" };
+  const onlyCalled = { eligible: (card) => !card.called, noRank: "roy.msg.noRank" };
+  let state = S.selectRank(at({ hand: ["7S", "7D", "9H", "7H*"], ...guard }), "7", onlyCalled);
+  assert.deepEqual(state.selected, ["7S#1"]);
+  state = S.selectRank(S.selectRank(state, "7", onlyCalled), "7", onlyCalled);
+  assert.deepEqual(state.selected, [], "the whole rank selected, then unselected, the 保子牌 never");
+  state = S.selectRank(at({ hand: ["9H", "7H*"], ...guard }), "7", onlyCalled);
+  assert.deepEqual([state.selected, state.message.key, state.message.rank], [[], "roy.msg.noRank", "7"]);
+});
+
 test("Y9: a replay marks the fourth copy at the call, and its table names the card called", () => {
   const replay = {
     game_id: "g6", room: "royalist", edition: "points", seats: NAMES.map((name) => ({ name, bot: false, bot_level: null })),

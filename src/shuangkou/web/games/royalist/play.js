@@ -4,7 +4,7 @@
 // announcements, toasts), and what it does once the shell has handled a server message.
 
 import { t } from "./i18n.js";
-import { cardLabel, rankText } from "../../deck.js";
+import { cardLabel } from "../../deck.js";
 import { $, announce, toast } from "../../dom.js";
 import { tableGlue } from "../../glue.js";
 import { RANK_KEYS, handKey } from "../../handkeys.js";
@@ -140,17 +140,10 @@ function toggleSort() {
   renderHand(get(), hand());
 }
 
-/** A rank's key: the next card of that rank is selected (and focused); a full rank is
- * unselected. The 保子牌 is no card of its rank (Y9): it is clicked. */
+/** A rank's key: Shuangkou's (the next card of that rank selected and focused, a full rank
+ * unselected), but the 保子牌 is no card of its rank (Y9): it is clicked. */
 function selectRank(rank) {
-  const cards = S.displayHand(get()).filter((card) => card.rank === rank && !card.called);
-  if (!cards.length) {
-    set(S.say(get(), "roy.msg.noRank", "info", { rank: rankText(rank) }));
-    renderMessage(get());
-    return;
-  }
-  const next = cards.find((card) => !get().selected.includes(card.key));
-  set(next ? S.focusCard(S.setSelected(get(), [next.key], true), next.key) : S.setSelected(get(), cards.map((card) => card.key), false));
+  set(S.selectRank(get(), rank, { eligible: (card) => !card.called, noRank: "roy.msg.noRank" }));
   focusHand(get(), hand());
   selectionChanged();
 }

@@ -17,7 +17,9 @@ import { actsNow, currentGame, isMyTurn, isPlaying, mySeat, say, seatPositions }
 import { clearSelection, displayHand, selectedCards, setSelected } from "../shuangkou/state.js";
 
 export * from "../../state.js";
-export { clearSelection, displayHand, focusCard, focusedKey, moveFocus, setSelected, toggleCard, toggleSort } from "../shuangkou/state.js";
+export {
+  clearSelection, displayHand, focusCard, focusedKey, moveFocus, selectRank, setSelected, toggleCard, toggleSort,
+} from "../shuangkou/state.js";
 
 /** The marked cards (Y0): the emperor card, a big joker, and the guard card, a small joker. */
 export const EMPEROR_CARD = "BJ*";

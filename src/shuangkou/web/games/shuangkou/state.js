@@ -478,10 +478,11 @@ export function restartHints(state) {
   return { ...clearSelection(state), hintIndex: -1 };
 }
 
-/** A rank key: the next card of that rank is selected (and focused); on a rank fully selected, all unselected. */
-export function selectRank(state, rank) {
-  const cards = displayHand(state).filter((card) => card.rank === rank);
-  if (!cards.length) return { ...state, message: { kind: "info", source: "play", key: "msg.noRank", rank } };
+/** A rank key: the next card of that rank is selected (and focused); on a rank fully selected, all unselected.
+ * `eligible(card)`: the cards the key may take (all here); none: the message `noRank`. */
+export function selectRank(state, rank, { eligible = () => true, noRank = "msg.noRank" } = {}) {
+  const cards = displayHand(state).filter((card) => card.rank === rank && eligible(card));
+  if (!cards.length) return { ...state, message: { kind: "info", source: "play", key: noRank, rank } };
   const next = cards.find((card) => !state.selected.includes(card.key));
   if (next) return { ...setSelected(state, [next.key], true), focusKey: next.key };
   return setSelected(state, cards.map((card) => card.key), false);

@@ -7,7 +7,7 @@
 // switch are the shell's (render/table.js).
 
 import { t } from "../i18n.js";
-import { cardLabel } from "../../../deck.js";
+import { cardLabel, rankText } from "../../../deck.js";
 import { $, h } from "../../../dom.js";
 import { refusalText, seatName, showMessage } from "../../../render/common.js";
 import { renderHand } from "../../shuangkou/render/hand.js";
@@ -209,5 +209,8 @@ export function renderSortLabel(state) {
 
 /** The message under the hand: a refusal in Royalist's words, a hint, or what the game says. */
 export function renderMessage(state) {
-  showMessage($("#roy-message"), state.message, (message) => (message.code ? refusalText(message, "roy") : t(message.key, message.vars)));
+  showMessage($("#roy-message"), state.message, (message) => {
+    if (message.code) return refusalText(message, "roy");
+    return t(message.key, message.rank ? { rank: rankText(message.rank) } : message.vars);
+  });
 }
