@@ -480,6 +480,16 @@ test("the pass is one of the hints: selected, it selects no card and Enter passe
   assert.deepEqual(S.play(only).send, { type: "pass", seq: 5 });
 });
 
+test("a pass made by the pass hint is over once sent: at our next turn Enter with no card selected passes no more", () => {
+  let state = S.hint(seated({ onTable: onTable(1, single("4")), moves: [{ type: "pass" }, move("single", "5")] }));
+  assert.equal(S.play(state).send.type, "pass");
+  state = S.receiveState(state, stateMessage({ seq: 7, toAct: 0 }, [{ type: "pass", seat: 0, cause: "player" }]));
+  assert.equal(state.hintApplied, null);
+  const enter = S.play(state);
+  assert.equal(enter.send, undefined, "nothing is sent");
+  assert.equal(enter.state.message.key, "msg.selectFirst");
+});
+
 test("Esc clears the selection and starts the hint cycle again", () => {
   const moves = [move("single", "3"), move("pair", "3 3"), move("pair", "Q Q")];
   let state = S.hint(S.hint(seated({ moves })));

@@ -388,8 +388,8 @@ function roundPlays(table) {
 
 /**
  * What an event changes in the client's own state: the seats' passes and plays of this
- * round (a play that leads a new round, `lead`, clears the others'), 接风, and our play
- * clearing the selection.
+ * round (a play that leads a new round, `lead`, clears the others'), 接风, our play
+ * clearing the selection, and our pass spending the hint that chose it.
  */
 function applyEvent(state, event, lead) {
   if (event.type === "jiefeng") return { ...state, jiefeng: event.seat };
@@ -405,7 +405,8 @@ function applyEvent(state, event, lead) {
   }
   if (event.type === "pass") {
     bubbles[event.seat] = { cause: event.cause || "player" };
-    return { ...state, bubbles };
+    const next = { ...state, bubbles };
+    return event.seat === mySeat(state) ? { ...next, hintApplied: null } : next; // a pass hint is spent once passed
   }
   return state;
 }
